@@ -1,0 +1,142 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+)
+
+// Fixed-point helpers shared by Money, Quantity and Rate. Every value is an
+// int64 count of the type's smallest unit, so arithmetic is exact and
+// rounding happens only where a rule says it does.
+
+var errOverflow = errors.New("value out of range")
+
+// mulDivRound returns a*b/d rounded half away from zero. The product is
+// taken in 128 bits so that, for example, a price times a quantity never
+// wraps before the division brings it back into range.
+func mulDivRound(a, b, d int64) int64 {
+	if d == 0 {
+		panic("bug: mulDivRound by zero")
+	}
+	neg := (a < 0) != (b < 0) != (d < 0)
+	ua, ub, ud := abs64(a), abs64(b), abs64(d)
+	hi, lo := bits.Mul64(ua, ub)
+	if hi >= ud {
+		panic(fmt.Sprintf("bug: fixed-point overflow in %d*%d/%d", a, b, d))
+	}
+	q, r := bits.Div64(hi, lo, ud)
+	// Half away from zero: round up when the remainder is at least half of d.
+	if r >= ud-r {
+		q++
+	}
+	if q > math.MaxInt64 {
+		panic(fmt.Sprintf("bug: fixed-point overflow in %d*%d/%d", a, b, d))
+	}
+	if neg {
+		return -int64(q)
+	}
+	return int64(q)
+}
+
+func abs64(v int64) uint64 {
+	if v < 0 {
+		return uint64(-v)
+	}
+	return uint64(v)
+}
+
+var pow10 = [...]int64{1, 10, 100, 1000, 10000, 100000, 1000000}
+
+// parseFixed reads a plain decimal ("-12.5", "3", "0.0001") into units of
+// 10^-places. More fractional digits than places is an error rather than a
+// silent rounding: the caller sent a value the type cannot hold.
+func parseFixed(s string, places int) (int64, error) {
+	orig := s
+	if s == "" {
+		return 0, fmt.Errorf("empty number")
+	}
+	neg := false
+	switch s[0] {
+	case '-':
+		neg, s = true, s[1:]
+	case '+':
+		s = s[1:]
+	}
+	intPart, frac, _ := strings.Cut(s, ".")
+	if intPart == "" && frac == "" {
+		return 0, fmt.Errorf("%q is not a number", orig)
+	}
+	if strings.ContainsAny(s, "eE") {
+		return 0, fmt.Errorf("%q: exponent notation is not accepted", orig)
+	}
+	// Trailing zeros past the scale carry no value ("1.500" is 1.50).
+	frac = strings.TrimRight(frac, "0")
+	if len(frac) > places {
+		return 0, fmt.Errorf("%q has more than %d decimal places", orig, places)
+	}
+	if intPart == "" {
+		intPart = "0"
+	}
+	for _, part := range []string{intPart, frac} {
+		for _, c := range part {
+			if c < '0' || c > '9' {
+				return 0, fmt.Errorf("%q is not a number", orig)
+			}
+		}
+	}
+	whole, err := strconv.ParseInt(intPart, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q: %w", orig, errOverflow)
+	}
+	var f int64
+	if frac != "" {
+		f, _ = strconv.ParseInt(frac, 10, 64)
+		f *= pow10[places-len(frac)]
+	}
+	scale := pow10[places]
+	if whole > (math.MaxInt64-f)/scale {
+		return 0, fmt.Errorf("%q: %w", orig, errOverflow)
+	}
+	v := whole*scale + f
+	if neg {
+		v = -v
+	}
+	return v, nil
+}
+
+// formatFixed writes v with exactly minPlaces decimals and up to places,
+// dropping trailing zeros beyond minPlaces.
+func formatFixed(v int64, places, minPlaces int) string {
+	var b strings.Builder
+	u := abs64(v)
+	if v < 0 {
+		b.WriteByte('-')
+	}
+	scale := uint64(pow10[places])
+	b.WriteString(strconv.FormatUint(u/scale, 10))
+	frac := u % scale
+	digits := fmt.Sprintf("%0*d", places, frac)
+	n := len(digits)
+	for n > minPlaces && digits[n-1] == '0' {
+		n--
+	}
+	if n > 0 {
+		b.WriteByte('.')
+		b.WriteString(digits[:n])
+	}
+	return b.String()
+}
+
+// unmarshalFixed accepts a JSON number or a JSON string holding a number
+// (form-encoded bodies arrive as strings).
+func unmarshalFixed(data []byte, places int) (int64, error) {
+	s := string(data)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+	}
+	return parseFixed(strings.TrimSpace(s), places)
+}

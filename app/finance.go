@@ -1,0 +1,247 @@
+package app
+
+// The financial rules. Every figure is derived from the document's items
+// each time it is asked for; nothing here is stored.
+
+// LineTotal is an item's own line: sell price times quantity, rounded to
+// cents.
+func (it *Item) LineTotal() Money { return it.SellPrice.MulQty(it.Quantity) }
+
+// LineCost is the item's cost times quantity; ok is false when the cost is
+// not known.
+func (it *Item) LineCost() (cost Money, ok bool) {
+	if it.Cost == nil {
+		return 0, false
+	}
+	return it.Cost.MulQty(it.Quantity), true
+}
+
+// ItemAmounts returns the amount each item of an option reports, in item
+// order. An item's amount is its own line; a combined-price item's amount
+// also includes every non-recurring item nested under it, at any depth.
+// Nested items still report their own lines, and option totals count each
+// line once (see OptionTotals), so nothing is counted twice.
+func ItemAmounts(items []Item) []Money {
+	amounts := make([]Money, len(items))
+	for i := range items {
+		amounts[i] = items[i].LineTotal()
+	}
+	for i := range items {
+		if items[i].IsRecurringService || items[i].ParentID == 0 {
+			continue
+		}
+		line := items[i].LineTotal()
+		// Walk up the parents; the bound guards against a cycle in bad data.
+		parent := items[i].ParentID
+		for depth := 0; parent != 0 && depth < len(items); depth++ {
+			j := itemIndex(items, parent)
+			if j < 0 {
+				break
+			}
+			if items[j].IsCombinedPrice {
+				amounts[j] += line
+			}
+			parent = items[j].ParentID
+		}
+	}
+	return amounts
+}
+
+func itemIndex(items []Item, id int64) int {
+	for i := range items {
+		if items[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// OptionTotals are an option's two totals: total leaves recurring services
+// out and counts them in recurring instead.
+func OptionTotals(o *Option) (total, recurring Money) {
+	for i := range o.Items {
+		if o.Items[i].IsRecurringService {
+			recurring += o.Items[i].LineTotal()
+		} else {
+			total += o.Items[i].LineTotal()
+		}
+	}
+	return total, recurring
+}
+
+// CountedOption is the option of an area whose items count in the
+// document's totals: the Selected one, else the first. An area with no
+// options counts nothing.
+func CountedOption(a *Area) *Option {
+	for i := range a.Options {
+		if a.Options[i].Status == OptionSelected {
+			return &a.Options[i]
+		}
+	}
+	if len(a.Options) > 0 {
+		return &a.Options[0]
+	}
+	return nil
+}
+
+// CategoryTax is the tax on one category: its base and the two rate
+// amounts, each rounded on its own.
+type CategoryTax struct {
+	Base   Money
+	First  Money
+	Second Money
+}
+
+// Total is the category's whole tax.
+func (c CategoryTax) Total() Money { return c.First + c.Second }
+
+// RecurringLine is one recurring service of the counted options.
+type RecurringLine struct {
+	Name      string
+	SellPrice Money
+	Quantity  Quantity
+	TotalSell Money
+}
+
+// ProfitFigures are the profit figures; they exist only for readers who
+// may see costs.
+type ProfitFigures struct {
+	Total, PartTotal, LaborTotal                Money
+	Percentage, PartPercentage, LaborPercentage Rate
+}
+
+// Summary is every derived figure of a document.
+type Summary struct {
+	PartsSubtotal          Money
+	TaxableParts           Money
+	PartsDiscount          Money
+	PartsDiscountTaxable   Money
+	PartsDiscountTaxExempt Money
+	PartsTotal             Money
+	LaborTotal             Money
+	FeeTotal               Money
+	Subtotal               Money
+	Tax                    [numCategories]CategoryTax
+	TaxTotal               Money
+	Total                  Money
+	Cost                   [numCategories]Money
+	Profit                 ProfitFigures
+	Recurring              []RecurringLine
+	TotalRecurring         Money
+}
+
+// TaxFor is the tax of one category.
+func (s *Summary) TaxFor(c Category) CategoryTax { return s.Tax[c] }
+
+// Summarize computes the financial summary of a document from the counted
+// option of each area.
+func Summarize(d *Document) Summary {
+	var s Summary
+	var sell, taxable [numCategories]Money
+	for ai := range d.Areas {
+		o := CountedOption(&d.Areas[ai])
+		if o == nil {
+			continue
+		}
+		for ii := range o.Items {
+			it := &o.Items[ii]
+			line := it.LineTotal()
+			if it.IsRecurringService {
+				s.Recurring = append(s.Recurring, RecurringLine{
+					Name: it.Name, SellPrice: it.SellPrice, Quantity: it.Quantity, TotalSell: line})
+				s.TotalRecurring += line
+				continue
+			}
+			c := it.ItemType.Category()
+			sell[c] += line
+			if !it.IsTaxExempt {
+				taxable[c] += line
+			}
+			if cost, ok := it.LineCost(); ok {
+				s.Cost[c] += cost
+			}
+		}
+	}
+
+	s.PartsSubtotal = sell[CategoryParts]
+	s.TaxableParts = taxable[CategoryParts]
+	s.PartsDiscount = partsDiscount(d.Pricing, s.PartsSubtotal)
+	s.PartsDiscountTaxable = s.PartsDiscount.Share(s.TaxableParts, s.PartsSubtotal)
+	s.PartsDiscountTaxExempt = s.PartsDiscount - s.PartsDiscountTaxable
+	s.PartsTotal = s.PartsSubtotal - s.PartsDiscount
+	s.LaborTotal = sell[CategoryLabor]
+	s.FeeTotal = sell[CategoryFees]
+	s.Subtotal = s.PartsTotal + s.LaborTotal + s.FeeTotal
+
+	bases := taxable
+	bases[CategoryParts] -= s.PartsDiscountTaxable
+	if d.Tax.Status == TaxOK {
+		for c := range numCategories {
+			if !d.Tax.Applies(c) {
+				continue
+			}
+			r := d.Tax.rates(c)
+			t := CategoryTax{Base: bases[c], First: bases[c].Percent(r.Rate)}
+			if d.Tax.HasMultipleTaxSupport {
+				t.Second = bases[c].Percent(r.Second)
+			}
+			s.Tax[c] = t
+			s.TaxTotal += t.Total()
+		}
+	}
+	s.Total = s.Subtotal + s.TaxTotal
+
+	totalCost := s.Cost[CategoryParts] + s.Cost[CategoryLabor] + s.Cost[CategoryFees]
+	s.Profit = ProfitFigures{
+		Total:      s.Subtotal - totalCost,
+		PartTotal:  s.PartsTotal - s.Cost[CategoryParts],
+		LaborTotal: s.LaborTotal - s.Cost[CategoryLabor],
+	}
+	s.Profit.Percentage = RateOf(s.Profit.Total, s.Subtotal)
+	s.Profit.PartPercentage = RateOf(s.Profit.PartTotal, s.PartsTotal)
+	s.Profit.LaborPercentage = RateOf(s.Profit.LaborTotal, s.LaborTotal)
+	return s
+}
+
+// partsDiscount is the discount on a parts subtotal: a percentage of it,
+// or a fixed amount that never exceeds it (a discount cannot make the
+// parts total negative).
+func partsDiscount(p Pricing, subtotal Money) Money {
+	if subtotal <= 0 {
+		return 0
+	}
+	var d Money
+	switch p.DiscountType {
+	case DiscountAmount:
+		d = p.DiscountAmount
+	default:
+		d = subtotal.Percent(p.DiscountPercentage)
+	}
+	return max(0, min(d, subtotal))
+}
+
+// PaymentAmounts resolves a payment schedule against a total: percentage
+// payments are that share of the total, fixed ones their amount, and a
+// remainder payment takes what the others leave.
+func PaymentAmounts(ps PaymentSchedule, total Money) []Money {
+	out := make([]Money, len(ps.Payments))
+	var assigned Money
+	for i, p := range ps.Payments {
+		switch p.Calculation {
+		case PaymentPercent:
+			out[i] = total.Percent(p.Percentage)
+		case PaymentFixed:
+			out[i] = p.Amount
+		default:
+			continue
+		}
+		assigned += out[i]
+	}
+	for i, p := range ps.Payments {
+		if p.Calculation != PaymentPercent && p.Calculation != PaymentFixed {
+			out[i] = total - assigned
+			assigned = total
+		}
+	}
+	return out
+}

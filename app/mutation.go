@@ -1,0 +1,174 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// A Mutation is one write to a proposal, as data. The server applies a
+// mutation decoded from a request; the desktop applies the same value to
+// its local view and queues it for the server. Both call Apply, so both
+// reach the same verdict.
+type Mutation interface {
+	// Kind names the mutation in its JSON envelope.
+	Kind() MutationKind
+	// Operation is the API operation the mutation performs.
+	Operation() Operation
+	// ProposalID is the proposal written to; 0 for a create.
+	ProposalID() int64
+	// Validate checks the mutation's own fields, before any state is read.
+	Validate() error
+	apply(p *Proposal, env *Env) error
+}
+
+// Directory looks up the account's users, contacts and locations. The
+// server answers from its store inside the write's transaction; the
+// desktop from its local cache.
+type Directory interface {
+	User(id int64) (User, bool)
+	Contact(id int64) (Contact, bool)
+	Location(id int64) (ContactLocation, bool)
+	ContactLocations(contactID int64) []ContactLocation
+}
+
+// Account is what a mutation needs to know about the dealer's account.
+type Account struct {
+	Dealer   DealerProfile
+	Currency Currency
+	Taxes    TaxTable
+	// Terms is the default projectTerms of a new proposal.
+	Terms string
+}
+
+// Env is everything a mutation may read beyond the proposal: the clock,
+// the acting user, the directory and an ID source. Callers pass it in, so
+// Apply itself does no I/O and reads no clock.
+type Env struct {
+	Now       time.Time
+	Actor     User
+	Account   Account
+	Directory Directory
+	// NewID allocates an ID for an area, option or proposal.
+	NewID func() int64
+	// NextNumber allocates a proposal number (the human-facing one).
+	NextNumber func() int64
+}
+
+// Apply applies m to p and returns the new state; p itself is never
+// changed. p is nil for a create. Errors are *Error values of the kinds
+// the API's error table names for that operation.
+func Apply(p *Proposal, m Mutation, env Env) (*Proposal, error) {
+	if err := Require(env.Actor, m.Operation().Permission()); err != nil {
+		return nil, err
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	var next *Proposal
+	if m.ProposalID() == 0 {
+		next = &Proposal{}
+	} else {
+		if p == nil || p.ID != m.ProposalID() {
+			return nil, Errorf(KindNotFound, "proposal %d not found", m.ProposalID())
+		}
+		next = p.Clone()
+	}
+	if err := m.apply(next, &env); err != nil {
+		return nil, err
+	}
+	now := At(env.Now)
+	next.Version++
+	next.LastModifiedDate = now
+	next.LastModifiedByUserDate = now
+	next.LastModifiedUser = PersonName{FirstName: env.Actor.FirstName, LastName: env.Actor.LastName}
+	return next, nil
+}
+
+// MutationKind is the stable name of a mutation type in its encoding.
+type MutationKind string
+
+const (
+	KindCreateProposal       MutationKind = "createProposal"
+	KindUpdateProposal       MutationKind = "updateProposal"
+	KindSetDescription       MutationKind = "setDescription"
+	KindSetInternalNotes     MutationKind = "setInternalNotes"
+	KindCreateArea           MutationKind = "createArea"
+	KindCreateOption         MutationKind = "createOption"
+	KindSetOptionClientDesc  MutationKind = "setOptionClientDescription"
+	KindSetOptionInstaller   MutationKind = "setOptionInstallerNotes"
+	KindAssignContact        MutationKind = "assignContact"
+	KindAssignLocation       MutationKind = "assignLocation"
+	KindChangeStatus         MutationKind = "changeStatus"
+)
+
+var mutationTypes = map[MutationKind]func() Mutation{
+	KindCreateProposal:      func() Mutation { return &CreateProposal{} },
+	KindUpdateProposal:      func() Mutation { return &UpdateProposal{} },
+	KindSetDescription:      func() Mutation { return &SetDescription{} },
+	KindSetInternalNotes:    func() Mutation { return &SetInternalNotes{} },
+	KindCreateArea:          func() Mutation { return &CreateArea{} },
+	KindCreateOption:        func() Mutation { return &CreateOption{} },
+	KindSetOptionClientDesc: func() Mutation { return &SetOptionClientDescription{} },
+	KindSetOptionInstaller:  func() Mutation { return &SetOptionInstallerNotes{} },
+	KindAssignContact:       func() Mutation { return &AssignContact{} },
+	KindAssignLocation:      func() Mutation { return &AssignLocation{} },
+	KindChangeStatus:        func() Mutation { return &ChangeStatus{} },
+}
+
+type mutationEnvelope struct {
+	Kind     MutationKind    `json:"kind"`
+	Mutation json.RawMessage `json:"mutation"`
+}
+
+// EncodeMutation is the stable JSON form of m: {"kind":…,"mutation":{…}}.
+func EncodeMutation(m Mutation) ([]byte, error) {
+	body, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", m.Kind(), err)
+	}
+	return json.Marshal(mutationEnvelope{Kind: m.Kind(), Mutation: body})
+}
+
+// DecodeMutation reads what EncodeMutation wrote.
+func DecodeMutation(data []byte) (Mutation, error) {
+	var env mutationEnvelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		return nil, fmt.Errorf("decode mutation: %w", err)
+	}
+	newM, ok := mutationTypes[env.Kind]
+	if !ok {
+		return nil, fmt.Errorf("decode mutation: unknown kind %q", env.Kind)
+	}
+	m := newM()
+	if err := json.Unmarshal(env.Mutation, m); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", env.Kind, err)
+	}
+	return m, nil
+}
+
+// salesperson finds a user of the account who can be a proposal's
+// salesperson.
+func salesperson(env *Env, id int64) (Salesperson, error) {
+	if env.Directory != nil {
+		if u, ok := env.Directory.User(id); ok {
+			return u.Salesperson(), nil
+		}
+	}
+	return Salesperson{}, Errorf(KindNotFound, "salesperson %d not found in this account", id)
+}
+
+func newID(env *Env, preset int64) int64 {
+	if preset != 0 {
+		return preset
+	}
+	return env.NewID()
+}
+
+// DefaultProposalName is the name a proposal created without one gets.
+func DefaultProposalName(number int64) string {
+	if number <= 0 {
+		return "New proposal"
+	}
+	return fmt.Sprintf("Proposal %d", number)
+}

@@ -1,0 +1,201 @@
+package app
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Permission is something a role may do.
+type Permission string
+
+const (
+	PermViewProposals Permission = "ViewProposals"
+	PermEditProposals Permission = "EditProposals"
+	PermViewCosts     Permission = "ViewCosts"
+	PermExport        Permission = "ExportProposals"
+	PermManageUsers   Permission = "ManageUsers"
+)
+
+var rolePermissions = map[Role][]Permission{
+	RoleAdmin:  {PermViewProposals, PermEditProposals, PermViewCosts, PermExport, PermManageUsers},
+	RoleSales:  {PermViewProposals, PermEditProposals, PermViewCosts},
+	RoleViewer: {PermViewProposals},
+}
+
+// Permissions lists what the role may do.
+func (r Role) Permissions() []Permission { return append([]Permission(nil), rolePermissions[r]...) }
+
+// Can reports whether the role has the permission.
+func (r Role) Can(p Permission) bool {
+	for _, have := range rolePermissions[r] {
+		if have == p {
+			return true
+		}
+	}
+	return false
+}
+
+// ViewOptions are what a user of this role may see.
+func (r Role) ViewOptions() ViewOptions { return ViewOptions{ViewCosts: r.Can(PermViewCosts)} }
+
+// Require is the PermissionDenied error for a missing permission.
+func Require(u User, p Permission) error {
+	if u.Role.Can(p) {
+		return nil
+	}
+	return Errorf(KindPermissionDenied, "your role (%s) does not allow this: it needs the %s permission", u.Role, p)
+}
+
+// Locked reports whether a proposal in this status refuses edits.
+func (s Status) Locked() bool {
+	return s == StatusAccepted || s == StatusDeclined || s == StatusCompleted
+}
+
+// checkEditable is the ProposalLocked rule.
+func checkEditable(p *Proposal) error {
+	if p.Status.Locked() {
+		return Errorf(KindProposalLocked, "proposal %d is %s and can no longer be edited", p.Number, p.Status)
+	}
+	return nil
+}
+
+var transitions = map[Status][]Status{
+	StatusDraft:          {StatusSubmitted},
+	StatusSubmitted:      {StatusDraft, StatusAccepted, StatusDeclined},
+	StatusViewedByClient: {StatusDraft, StatusAccepted, StatusDeclined},
+	StatusDelayed:        {StatusDraft, StatusAccepted, StatusDeclined},
+	StatusExpired:        {StatusDraft, StatusAccepted, StatusDeclined},
+	StatusEmailFailed:    {StatusDraft},
+	StatusAccepted:       {StatusCompleted, StatusDraft},
+}
+
+// NextStatuses lists the statuses a proposal may move to from s.
+func (s Status) NextStatuses() []Status { return append([]Status(nil), transitions[s]...) }
+
+// CanMoveTo reports whether the move from s to next is allowed.
+func (s Status) CanMoveTo(next Status) bool {
+	for _, t := range transitions[s] {
+		if t == next {
+			return true
+		}
+	}
+	return false
+}
+
+// Field limits of the contract.
+const (
+	MaxNameLength     = 200
+	MaxTextLength     = 100_000
+	MaxUserNameLength = 256
+	MaxOptionsPerArea = 3
+)
+
+// CheckName validates a name field: 1 to 200 characters, not only spaces.
+func CheckName(field, s string) error {
+	if !utf8.ValidString(s) {
+		return Invalid(field, "must be valid UTF-8 text")
+	}
+	if strings.TrimSpace(s) == "" {
+		return Invalid(field, "is required")
+	}
+	if n := utf8.RuneCountInString(s); n > MaxNameLength {
+		return Invalid(field, "is %d characters long; the limit is %d", n, MaxNameLength)
+	}
+	return nil
+}
+
+// CheckText validates a description or notes field (empty clears it).
+func CheckText(field, s string) error {
+	if !utf8.ValidString(s) {
+		return Invalid(field, "must be valid UTF-8 text")
+	}
+	if n := utf8.RuneCountInString(s); n > MaxTextLength {
+		return Invalid(field, "is %d characters long; the limit is %d", n, MaxTextLength)
+	}
+	return nil
+}
+
+// SameAreaName is the uniqueness comparison for area names: case-folded
+// and with surrounding spaces trimmed, so "Kitchen" and " kitchen" clash.
+func SameAreaName(a, b string) bool {
+	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
+}
+
+// checkAreaNameFree is the AreaNameTaken rule.
+func checkAreaNameFree(d *Document, name string) error {
+	for _, a := range d.Areas {
+		if SameAreaName(a.Name, name) {
+			return Errorf(KindAreaNameTaken, "an area named %q already exists in this proposal", a.Name)
+		}
+	}
+	return nil
+}
+
+// CanAddOption is the OptionLimitReached rule: nil when the area has room
+// for another option. The desktop asks it to grey out "Add option".
+func CanAddOption(a *Area) error {
+	if len(a.Options) >= MaxOptionsPerArea {
+		return Errorf(KindOptionLimitReached, "area %q already has the maximum of %d options", a.Name, MaxOptionsPerArea)
+	}
+	return nil
+}
+
+// Operation names an API operation for the rules that depend on which
+// one it is: the permission it needs and whether it needs an active
+// subscription.
+type Operation string
+
+const (
+	OpListProposals       Operation = "ListProposals"
+	OpCreateProposal      Operation = "CreateProposal"
+	OpGetProposal         Operation = "GetProposal"
+	OpUpdateProposal      Operation = "UpdateProposal"
+	OpSetDescription      Operation = "SetDescription"
+	OpSetInternalNotes    Operation = "SetInternalNotes"
+	OpGetChangeOrder      Operation = "GetChangeOrder"
+	OpListChangeOrders    Operation = "ListChangeOrders"
+	OpCreateArea          Operation = "CreateArea"
+	OpCreateOption        Operation = "CreateOption"
+	OpSetOptionClientDesc Operation = "SetOptionClientDescription"
+	OpSetOptionInstaller  Operation = "SetOptionInstallerNotes"
+	OpAssignContact       Operation = "AssignContact"
+	OpAssignLocation      Operation = "AssignLocation"
+	OpKeyExchange         Operation = "KeyExchange"
+	// Extensions.
+	OpChangeStatus   Operation = "ChangeStatus"
+	OpListPeople     Operation = "ListPeople"
+	OpGetPerson      Operation = "GetPerson"
+	OpCreatePerson   Operation = "CreatePerson"
+	OpListLocations  Operation = "ListLocations"
+	OpCreateLocation Operation = "CreateLocation"
+	OpListUsers      Operation = "ListUsers"
+	OpChanges        Operation = "Changes"
+	OpExport         Operation = "Export"
+)
+
+// NeedsSubscription reports whether the operation is refused while the
+// dealer's subscription is inactive. The spec exempts get proposal, get
+// change order and the key exchange; of the extensions, reads are exempt
+// too, so a lapsed dealer can still open and sync what they have, and
+// writes are not.
+func (op Operation) NeedsSubscription() bool {
+	switch op {
+	case OpGetProposal, OpGetChangeOrder, OpKeyExchange,
+		OpListPeople, OpGetPerson, OpListLocations, OpListUsers, OpChanges, OpExport:
+		return false
+	}
+	return true
+}
+
+// Permission is what the operation requires of the caller's role.
+func (op Operation) Permission() Permission {
+	switch op {
+	case OpCreateProposal, OpUpdateProposal, OpSetDescription, OpSetInternalNotes,
+		OpCreateArea, OpCreateOption, OpSetOptionClientDesc, OpSetOptionInstaller,
+		OpAssignContact, OpAssignLocation, OpChangeStatus, OpCreatePerson, OpCreateLocation:
+		return PermEditProposals
+	case OpExport:
+		return PermExport
+	}
+	return PermViewProposals
+}

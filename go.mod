@@ -1,0 +1,3 @@
+module proposaldesk
+
+go 1.26
