@@ -1,0 +1,187 @@
+// Package store is the server's storage interface: what the API needs of
+// its database, and nothing more. The embedded bbolt implementation lives
+// in store/boltstore; a networked backend implements the same interfaces
+// without the handlers changing.
+//
+// All proposal data is reached through a Tx bound to one account, so a
+// handler cannot read or write another account's rows: an ID from another
+// account is simply not found.
+package store
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"proposaldesk/app"
+)
+
+// ErrNotFound is returned (wrapped) for a missing record; callers map it
+// to app.KindNotFound. It is an *app.Error so errors.Is and app.KindOf
+// both work on it.
+var ErrNotFound = app.ErrNotFound
+
+// ErrConflict is returned when a unique value is taken (an email, an app
+// ID).
+var ErrConflict = errors.New("store: already exists")
+
+// Store is the whole database.
+type Store interface {
+	// StoreID names this data set; it changes only when the data is
+	// replaced by a restore, telling clients to download everything again.
+	StoreID() string
+
+	// View runs fn in a read-only transaction scoped to one account.
+	View(ctx context.Context, accountID int64, fn func(Tx) error) error
+	// Update runs fn in a read-write transaction scoped to one account.
+	// If fn returns an error nothing it wrote is kept.
+	Update(ctx context.Context, accountID int64, fn func(Tx) error) error
+
+	// Auth is the part of the store that is not account-scoped: it finds
+	// apps, users and keys before the account is known.
+	Auth() AuthStore
+
+	// Backup writes a consistent snapshot of the whole database to w
+	// while the store keeps serving.
+	Backup(ctx context.Context, w io.Writer) (int64, error)
+
+	Close() error
+}
+
+// AuthStore holds accounts, apps, user credentials and API keys.
+type AuthStore interface {
+	CreateAccount(ctx context.Context, a Account) (Account, error)
+	Account(ctx context.Context, id int64) (Account, error)
+	Accounts(ctx context.Context) ([]Account, error)
+	UpdateAccount(ctx context.Context, a Account) error
+
+	CreateApp(ctx context.Context, a App) error
+	App(ctx context.Context, appID string) (App, error)
+
+	// CreateUser adds a user; the email is unique across the server,
+	// compared case-insensitively. ErrConflict when taken.
+	CreateUser(ctx context.Context, u UserRecord) (UserRecord, error)
+	UserByEmail(ctx context.Context, email string) (UserRecord, error)
+	User(ctx context.Context, id int64) (UserRecord, error)
+	UsersOfAccount(ctx context.Context, accountID int64) ([]UserRecord, error)
+
+	// PutKey stores a new API key (only its hash).
+	PutKey(ctx context.Context, k APIKey) error
+	// KeyByHash finds a key by the SHA-256 of its value.
+	KeyByHash(ctx context.Context, hash [32]byte) (APIKey, error)
+	// RevokeKeys revokes every key of the user and returns how many.
+	RevokeKeys(ctx context.Context, userID int64, at time.Time) (int, error)
+}
+
+// Tx is one transaction over one account's data.
+type Tx interface {
+	// Directory is the account's users, contacts and locations, as the
+	// rule engine reads them.
+	app.Directory
+
+	AccountID() int64
+	Account() Account
+
+	// Proposal loads a proposal of the account; ErrNotFound otherwise.
+	Proposal(id int64) (*app.Proposal, error)
+	// PutProposal stores a proposal, updates its list entry and records
+	// the change in the changes feed.
+	PutProposal(p *app.Proposal) error
+	// List answers a list query from the index, with app.ListQuery's
+	// semantics exactly; count is the number of all matches.
+	List(q app.ListQuery) (page []app.ListItem, count int, err error)
+	// ProposalIDs lists every proposal ID of the account, for exports.
+	ProposalIDs() ([]int64, error)
+
+	// NextID allocates an ID for a proposal, area, option, contact or
+	// location; IDs are unique across the server.
+	NextID() int64
+	// NextNumber allocates the account's next proposal number.
+	NextNumber() int64
+
+	Users() ([]app.User, error)
+	Contacts(q app.ContactQuery) (page []app.Contact, count int, err error)
+	PutContact(c app.Contact) error
+	Locations(contactID int64) ([]app.ContactLocation, error)
+	PutLocation(l app.ContactLocation) error
+
+	// Idempotency finds a recorded response of this user's write with the
+	// given key, made at or after since.
+	Idempotency(userID int64, key string, since time.Time) (IdempotencyRecord, bool, error)
+	// PutIdempotency records a write's response, in the same transaction
+	// as the write itself.
+	PutIdempotency(r IdempotencyRecord) error
+
+	// Changes returns the proposals changed after cursor ("" is the
+	// beginning) and the cursor to ask from next time.
+	Changes(cursor string) (ids []int64, next string, err error)
+}
+
+// Account is a dealer's account.
+type Account struct {
+	ID                 int64               `json:"id"`
+	Name               string              `json:"name"`
+	SubscriptionExpiry time.Time           `json:"subscriptionExpiry"`
+	Dealer             app.DealerProfile   `json:"dealer"`
+	Currency           app.Currency        `json:"currency"`
+	TaxOverrides       map[string]app.Rate `json:"taxOverrides"`
+	Terms              string              `json:"terms"`
+	CreatedAt          time.Time           `json:"createdAt"`
+}
+
+// SubscriptionActive reports whether the subscription is in force at now.
+func (a Account) SubscriptionActive(now time.Time) bool { return now.Before(a.SubscriptionExpiry) }
+
+// AppAccount is the rule engine's view of the account.
+func (a Account) AppAccount() app.Account {
+	return app.Account{
+		Dealer:   a.Dealer,
+		Currency: a.Currency,
+		Taxes:    app.USTaxTable().WithOverrides(a.TaxOverrides),
+		Terms:    a.Terms,
+	}
+}
+
+// App is an API client application: its ID and the secret it signs with.
+// The secret must be kept readable to verify HMAC signatures.
+type App struct {
+	ID        string    `json:"id"`
+	Secret    string    `json:"secret"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// UserRecord is a user with their credentials.
+type UserRecord struct {
+	app.User
+	AccountID    int64     `json:"accountId"`
+	PasswordHash []byte    `json:"passwordHash"`
+	CreatedAt    time.Time `json:"createdAt"`
+}
+
+// APIKey is a user API key, stored as the SHA-256 of its value. The value
+// is 32 random bytes, so a fast hash is enough: there is nothing to guess.
+type APIKey struct {
+	Hash      [32]byte  `json:"hash"`
+	UserID    int64     `json:"userId"`
+	AccountID int64     `json:"accountId"`
+	AppID     string    `json:"appId"`
+	CreatedAt time.Time `json:"createdAt"`
+	RevokedAt time.Time `json:"revokedAt"`
+}
+
+// Revoked reports whether the key has been revoked.
+func (k APIKey) Revoked() bool { return !k.RevokedAt.IsZero() }
+
+// IdempotencyRecord is the response a write gave, kept so that the same
+// request sent again gets the same answer without being applied twice.
+type IdempotencyRecord struct {
+	UserID      int64     `json:"userId"`
+	Key         string    `json:"key"`
+	Fingerprint [32]byte  `json:"fingerprint"` // SHA-256 of method, path and body
+	Status      int       `json:"status"`
+	Body        []byte    `json:"body"`
+	ETag        string    `json:"etag"`
+	CreatedAt   time.Time `json:"createdAt"`
+}
