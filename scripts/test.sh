@@ -26,7 +26,8 @@ else
 fi
 
 # Fuzz each target briefly; the seed corpora under testdata/ already ran above.
-grep -rl --include='*_test.go' '^func Fuzz' . | while read -r f; do
+fuzz_files=$(grep -rl --include='*_test.go' '^func Fuzz' . || true)
+for f in $fuzz_files; do
   dir=$(dirname "$f")
   for target in $(grep -o '^func Fuzz[A-Za-z0-9_]*' "$f" | sed 's/^func //'); do
     echo "fuzz: $dir $target ($fuzztime)"
