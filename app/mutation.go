@@ -89,17 +89,17 @@ func Apply(p *Proposal, m Mutation, env Env) (*Proposal, error) {
 type MutationKind string
 
 const (
-	KindCreateProposal       MutationKind = "createProposal"
-	KindUpdateProposal       MutationKind = "updateProposal"
-	KindSetDescription       MutationKind = "setDescription"
-	KindSetInternalNotes     MutationKind = "setInternalNotes"
-	KindCreateArea           MutationKind = "createArea"
-	KindCreateOption         MutationKind = "createOption"
-	KindSetOptionClientDesc  MutationKind = "setOptionClientDescription"
-	KindSetOptionInstaller   MutationKind = "setOptionInstallerNotes"
-	KindAssignContact        MutationKind = "assignContact"
-	KindAssignLocation       MutationKind = "assignLocation"
-	KindChangeStatus         MutationKind = "changeStatus"
+	KindCreateProposal      MutationKind = "createProposal"
+	KindUpdateProposal      MutationKind = "updateProposal"
+	KindSetDescription      MutationKind = "setDescription"
+	KindSetInternalNotes    MutationKind = "setInternalNotes"
+	KindCreateArea          MutationKind = "createArea"
+	KindCreateOption        MutationKind = "createOption"
+	KindSetOptionClientDesc MutationKind = "setOptionClientDescription"
+	KindSetOptionInstaller  MutationKind = "setOptionInstallerNotes"
+	KindAssignContact       MutationKind = "assignContact"
+	KindAssignLocation      MutationKind = "assignLocation"
+	KindChangeStatus        MutationKind = "changeStatus"
 )
 
 var mutationTypes = map[MutationKind]func() Mutation{
