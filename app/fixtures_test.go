@@ -6,6 +6,7 @@ package app_test
 // do not clash with other test files of the package.
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"testing"
@@ -74,7 +75,7 @@ func (d *fixtureDirectory) ContactLocations(contactID int64) []app.ContactLocati
 			out = append(out, l)
 		}
 	}
-	slices.SortFunc(out, func(a, b app.ContactLocation) int { return int(a.ID - b.ID) })
+	slices.SortFunc(out, func(a, b app.ContactLocation) int { return cmp.Compare(a.ID, b.ID) })
 	return out
 }
 

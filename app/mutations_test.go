@@ -490,6 +490,9 @@ func wantTax(locationID int64, status app.TaxStatus, rate string) func(*testing.
 
 func TestAssignContact(t *testing.T) {
 	assign := func(contact int64) app.Mutation { return &app.AssignContact{ID: fixtureProposalID, ContactID: contact} }
+	dealerTaxed := fixtureProposal(app.StatusAccepted)
+	dealerTaxed.Tax.Method = app.TaxDealerLocation
+	dealerTaxed.Dealer.Location = app.Location{City: "Duluth", State: "Minnesota", StateAbbrev: "MN"}
 	runMutationCases(t, []mutationCase{
 		{name: "one primary location brings its tax", p: fixtureProposal(app.StatusDraft), m: assign(contactOnePrimary),
 			check: func(t *testing.T, got *app.Proposal) {
@@ -508,6 +511,15 @@ func TestAssignContact(t *testing.T) {
 					t.Errorf("customer %d, want %d", got.Customer.ID, contactNoLocation)
 				}
 				wantTax(0, app.TaxUndefined, "")(t, got)
+			}},
+		{name: "dealer-location tax ignores the contact's", p: dealerTaxed, m: assign(contactNoLocation),
+			check: func(t *testing.T, got *app.Proposal) {
+				if got.Customer.Location != nil {
+					t.Errorf("customer location %+v, want none", got.Customer.Location)
+				}
+				if tl := got.Tax.TaxLocation; tl == nil || tl.StateAbbrev != "MN" || got.Tax.Status != app.TaxOK || got.Tax.Parts.Rate != app.MustRate("6.875") {
+					t.Errorf("tax %s at %s in %+v, want Ok at MN's 6.875", got.Tax.Status, got.Tax.Parts.Rate, tl)
+				}
 			}},
 		{name: "viewer", actor: &fixtureViewer, p: fixtureProposal(app.StatusDraft), m: assign(contactOnePrimary), want: app.KindPermissionDenied},
 		{name: "no proposal", m: assign(contactOnePrimary), want: app.KindNotFound},
