@@ -259,9 +259,12 @@ func (q *ListQuery) Select(entries []ListEntry) (page []ListEntry, count int) {
 
 // Page cuts the query's page out of sorted matches.
 func (q *ListQuery) Page(sorted []ListEntry) []ListEntry {
-	start := (q.PageNumber - 1) * q.PageSize
-	if start >= len(sorted) || start < 0 {
+	// Compare page numbers, not offsets: (PageNumber-1)*PageSize
+	// overflows for a huge PageNumber and could wrap onto a real page.
+	if len(sorted) == 0 || q.PageSize < 1 || q.PageNumber < 1 ||
+		q.PageNumber-1 > (len(sorted)-1)/q.PageSize {
 		return []ListEntry{}
 	}
+	start := (q.PageNumber - 1) * q.PageSize
 	return sorted[start:min(start+q.PageSize, len(sorted))]
 }

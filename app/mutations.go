@@ -370,12 +370,18 @@ func (m *ChangeStatus) Validate() error {
 }
 
 func (m *ChangeStatus) apply(p *Proposal, env *Env) error {
-	if !p.Status.CanMoveTo(m.Status) {
-		return Errorf(KindInvalidTransition, "a %s proposal cannot move to %s", p.Status, m.Status)
+	// Validate accepted the status in any letter case; move to its
+	// canonical spelling.
+	next, err := ParseStatus(string(m.Status))
+	if err != nil {
+		return Invalid("Status", "%v", err)
+	}
+	if !p.Status.CanMoveTo(next) {
+		return Errorf(KindInvalidTransition, "a %s proposal cannot move to %s", p.Status, next)
 	}
 	now := At(env.Now)
-	p.Status = m.Status
-	switch m.Status {
+	p.Status = next
+	switch next {
 	case StatusSubmitted:
 		p.LastSubmittedDate = now
 	case StatusAccepted, StatusDeclined:

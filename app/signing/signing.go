@@ -52,15 +52,12 @@ func Sign(secret, message string) string {
 }
 
 // Valid reports whether signature is the signature of message, comparing
-// in constant time.
+// in constant time. Only the canonical Base64 text is accepted: decoding
+// first would also accept other spellings of the same bytes (non-zero
+// padding bits, embedded newlines), so one request could carry several
+// valid signatures.
 func Valid(secret, message, signature string) bool {
-	got, err := base64.StdEncoding.DecodeString(signature)
-	if err != nil {
-		return false
-	}
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write([]byte(message))
-	return hmac.Equal(got, mac.Sum(nil))
+	return hmac.Equal([]byte(signature), []byte(Sign(secret, message)))
 }
 
 // WithinSkew reports whether a request timestamp is inside the window
