@@ -101,8 +101,11 @@ func Invalid(field, format string, args ...any) *Error {
 }
 
 // KindOf returns the kind of err, or KindInternal for errors that carry
-// none (a failed disk, a bug).
+// none (a failed disk, a bug). A nil error has no kind ("").
 func KindOf(err error) Kind {
+	if err == nil {
+		return ""
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Kind

@@ -114,8 +114,11 @@ func applyLocationTax(d *Document, loc *Location, table TaxTable) {
 	case t.Method == TaxDealerLocation:
 		loc = &d.Dealer.Location
 	case loc == nil:
+		// No location, no rates: keep nothing from a previous location.
 		t.TaxLocation = nil
 		t.Status = TaxUndefined
+		t.Parts = TaxRates{}
+		t.IsTaxServiceAvailable = false
 		return
 	}
 	t.TaxLocation = copyLocation(loc)
@@ -128,6 +131,7 @@ func applyLocationTax(d *Document, loc *Location, table TaxTable) {
 	if !ok {
 		t.Status = TaxUnavailable
 		t.Parts = TaxRates{}
+		t.IsTaxServiceAvailable = false
 		return
 	}
 	t.Status = TaxOK
