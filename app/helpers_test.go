@@ -207,11 +207,13 @@ func richProposal() *Proposal {
 		{ID: 221, Status: OptionSelected, Items: []Item{
 			part(231, "399.00", "1", named("Soundbar"), withCost("250.00")),
 			labor(232, "85.00", "1", named("Install"), withCost("40.00")),
+			part(233, "9.99", "1", named("Streaming"), recurring),
 		}},
 	}}}
-	co1.PaymentSchedule = PaymentSchedule{}
-	co1.PaymentRequests = nil
+	co1.PaymentSchedule = PaymentSchedule{Payments: []PaymentTerm{{Calculation: PaymentRemainder, Milestone: "Delivery"}}}
+	co1.PaymentRequests = []PaymentRequest{{ID: 72, Status: PaymentSubmitted, Amount: m("494.95"), Description: "Change order 1"}}
 	co2 := co1
+	co2.PaymentSchedule, co2.PaymentRequests = PaymentSchedule{}, nil
 	co2.ID, co2.Number, co2.Name, co2.Status = 202, 2, "Remove the shelf", StatusDraft
 	co2.Customer = nil
 	co2.LastModifiedByUserDate = Time{}
