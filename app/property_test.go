@@ -281,25 +281,12 @@ func stripCosts(v any) any {
 	return v
 }
 
-func decodeJSON(t *testing.T, v any) any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func TestPropertyHidingCostsKeepsSellFigures(t *testing.T) {
 	checkSlowProperty(t, func(g genDocument) bool {
 		p := &Proposal{Document: g.Document}
 		p.ChangeOrders = []ChangeOrder{{g.Document.clone()}}
-		shown := decodeJSON(t, DetailView(p, ViewOptions{ViewCosts: true}))
-		hidden := decodeJSON(t, DetailView(p, ViewOptions{ViewCosts: false}))
+		shown := decodeNumbers(t, DetailView(p, ViewOptions{ViewCosts: true}))
+		hidden := decodeNumbers(t, DetailView(p, ViewOptions{ViewCosts: false}))
 
 		// Hidden: every cost and profit figure is null.
 		for k, v := range hidden.(map[string]any)["profit"].(map[string]any) {
@@ -323,8 +310,8 @@ func TestPropertyHidingCostsKeepsSellFigures(t *testing.T) {
 			return false
 		}
 		co := &p.ChangeOrders[0]
-		coShown := decodeJSON(t, ChangeOrderDetailView(co, ViewOptions{ViewCosts: true}))
-		coHidden := decodeJSON(t, ChangeOrderDetailView(co, ViewOptions{}))
+		coShown := decodeNumbers(t, ChangeOrderDetailView(co, ViewOptions{ViewCosts: true}))
+		coHidden := decodeNumbers(t, ChangeOrderDetailView(co, ViewOptions{}))
 		if !reflect.DeepEqual(stripCosts(coShown), stripCosts(coHidden)) {
 			t.Errorf("change-order sell figures depend on ViewCosts")
 			return false

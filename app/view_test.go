@@ -227,7 +227,8 @@ func checkShape(t *testing.T, what string, v any, want shape) {
 	}
 }
 
-// decodeNumbers is decodeJSON keeping numbers as written.
+// decodeNumbers encodes v and decodes it generically, keeping numbers as
+// written (json.Number): tests never turn money into float64.
 func decodeNumbers(t *testing.T, v any) any {
 	t.Helper()
 	b, err := json.Marshal(v)
