@@ -88,24 +88,30 @@ func parseFixed(s string, places int) (int64, error) {
 			}
 		}
 	}
-	whole, err := strconv.ParseInt(intPart, 10, 64)
+	whole, err := strconv.ParseUint(intPart, 10, 64)
 	if err != nil {
 		return 0, fmt.Errorf("%q: %w", orig, errOverflow)
 	}
-	var f int64
+	var f uint64
 	if frac != "" {
-		f, _ = strconv.ParseInt(frac, 10, 64)
-		f *= pow10[places-len(frac)]
+		f, _ = strconv.ParseUint(frac, 10, 64)
+		f *= uint64(pow10[places-len(frac)])
 	}
-	scale := pow10[places]
-	if whole > (math.MaxInt64-f)/scale {
+	// The magnitude may reach 2^63 when negative: every value that
+	// formatFixed writes, math.MinInt64 included, reads back.
+	limit := uint64(math.MaxInt64)
+	if neg {
+		limit++
+	}
+	scale := uint64(pow10[places])
+	if whole > (limit-f)/scale {
 		return 0, fmt.Errorf("%q: %w", orig, errOverflow)
 	}
 	v := whole*scale + f
 	if neg {
-		v = -v
+		return int64(-v), nil
 	}
-	return v, nil
+	return int64(v), nil
 }
 
 // formatFixed writes v with exactly minPlaces decimals and up to places,
