@@ -18,7 +18,9 @@ func (it *Item) LineCost() (cost Money, ok bool) {
 
 // ItemAmounts returns the amount each item of an option reports, in item
 // order. An item's amount is its own line; a combined-price item's amount
-// also includes every non-recurring item nested under it, at any depth.
+// also includes every item nested under it, at any depth, that is
+// recurring exactly when the bundle is (so recurring lines never leak into
+// a one-time bundle's price, nor one-time lines into a subscription's).
 // Nested items still report their own lines, and option totals count each
 // line once (see OptionTotals), so nothing is counted twice.
 func ItemAmounts(items []Item) []Money {
@@ -27,7 +29,7 @@ func ItemAmounts(items []Item) []Money {
 		amounts[i] = items[i].LineTotal()
 	}
 	for i := range items {
-		if items[i].IsRecurringService || items[i].ParentID == 0 {
+		if items[i].ParentID == 0 {
 			continue
 		}
 		line := items[i].LineTotal()
@@ -38,7 +40,9 @@ func ItemAmounts(items []Item) []Money {
 			if j < 0 {
 				break
 			}
-			if items[j].IsCombinedPrice {
+			// A bundle gathers lines of its own kind: a recurring bundle
+			// its recurring lines, any other bundle the rest.
+			if items[j].IsCombinedPrice && items[j].IsRecurringService == items[i].IsRecurringService {
 				amounts[j] += line
 			}
 			parent = items[j].ParentID
@@ -137,7 +141,9 @@ func (s *Summary) TaxFor(c Category) CategoryTax { return s.Tax[c] }
 // option of each area.
 func Summarize(d *Document) Summary {
 	var s Summary
-	var sell, taxable [numCategories]Money
+	// known is the sell of lines whose cost is known: profit is measured
+	// on those alone, since an unknown cost is not a zero cost.
+	var sell, taxable, known [numCategories]Money
 	for ai := range d.Areas {
 		o := CountedOption(&d.Areas[ai])
 		if o == nil {
@@ -159,6 +165,7 @@ func Summarize(d *Document) Summary {
 			}
 			if cost, ok := it.LineCost(); ok {
 				s.Cost[c] += cost
+				known[c] += line
 			}
 		}
 	}
@@ -166,7 +173,9 @@ func Summarize(d *Document) Summary {
 	s.PartsSubtotal = sell[CategoryParts]
 	s.TaxableParts = taxable[CategoryParts]
 	s.PartsDiscount = partsDiscount(d.Pricing, s.PartsSubtotal)
-	s.PartsDiscountTaxable = s.PartsDiscount.Share(s.TaxableParts, s.PartsSubtotal)
+	// Credit lines can make a share fall outside the discount; keep both
+	// parts of the split between zero and the whole.
+	s.PartsDiscountTaxable = clamp(s.PartsDiscount.Share(s.TaxableParts, s.PartsSubtotal), 0, s.PartsDiscount)
 	s.PartsDiscountTaxExempt = s.PartsDiscount - s.PartsDiscountTaxable
 	s.PartsTotal = s.PartsSubtotal - s.PartsDiscount
 	s.LaborTotal = sell[CategoryLabor]
@@ -181,9 +190,10 @@ func Summarize(d *Document) Summary {
 				continue
 			}
 			r := d.Tax.rates(c)
-			t := CategoryTax{Base: bases[c], First: bases[c].Percent(r.Rate)}
+			base := max(bases[c], 0) // credits never make a negative tax
+			t := CategoryTax{Base: base, First: base.Percent(r.Rate)}
 			if d.Tax.HasMultipleTaxSupport {
-				t.Second = bases[c].Percent(r.Second)
+				t.Second = base.Percent(r.Second)
 			}
 			s.Tax[c] = t
 			s.TaxTotal += t.Total()
@@ -191,17 +201,30 @@ func Summarize(d *Document) Summary {
 	}
 	s.Total = s.Subtotal + s.TaxTotal
 
-	totalCost := s.Cost[CategoryParts] + s.Cost[CategoryLabor] + s.Cost[CategoryFees]
-	s.Profit = ProfitFigures{
-		Total:      s.Subtotal - totalCost,
-		PartTotal:  s.PartsTotal - s.Cost[CategoryParts],
-		LaborTotal: s.LaborTotal - s.Cost[CategoryLabor],
-	}
-	s.Profit.Percentage = RateOf(s.Profit.Total, s.Subtotal)
-	s.Profit.PartPercentage = RateOf(s.Profit.PartTotal, s.PartsTotal)
-	s.Profit.LaborPercentage = RateOf(s.Profit.LaborTotal, s.LaborTotal)
+	s.Profit = profit(&s, known)
 	return s
 }
+
+// profit measures the margin on the lines whose cost is known. Parts
+// carry their share of the discount; with every cost known the figures
+// are simply sell totals less costs.
+func profit(s *Summary, known [numCategories]Money) ProfitFigures {
+	partsDiscount := s.PartsDiscount.Share(known[CategoryParts], s.PartsSubtotal)
+	partsSell := known[CategoryParts] - partsDiscount
+	sell := partsSell + known[CategoryLabor] + known[CategoryFees]
+	totalCost := s.Cost[CategoryParts] + s.Cost[CategoryLabor] + s.Cost[CategoryFees]
+	p := ProfitFigures{
+		Total:      sell - totalCost,
+		PartTotal:  partsSell - s.Cost[CategoryParts],
+		LaborTotal: known[CategoryLabor] - s.Cost[CategoryLabor],
+	}
+	p.Percentage = RateOf(p.Total, sell)
+	p.PartPercentage = RateOf(p.PartTotal, partsSell)
+	p.LaborPercentage = RateOf(p.LaborTotal, known[CategoryLabor])
+	return p
+}
+
+func clamp(v, lo, hi Money) Money { return max(lo, min(v, hi)) }
 
 // partsDiscount is the discount on a parts subtotal: a percentage of it,
 // or a fixed amount that never exceeds it (a discount cannot make the
@@ -239,8 +262,8 @@ func PaymentAmounts(ps PaymentSchedule, total Money) []Money {
 	}
 	for i, p := range ps.Payments {
 		if p.Calculation != PaymentPercent && p.Calculation != PaymentFixed {
-			out[i] = total - assigned
-			assigned = total
+			out[i] = max(total-assigned, 0)
+			assigned += out[i]
 		}
 	}
 	return out

@@ -28,6 +28,7 @@ const (
 	// int64's range.
 	MaxLineTotal Money    = 1e13 // $100 billion
 	MaxQuantity  Quantity = 1e6 * OneUnit
+	MaxPrice     Money    = 1e11 // $1 billion a unit
 )
 
 // ParseMoney reads "12.5" or "-3.25". More than two decimals is an error.

@@ -132,13 +132,16 @@ func TestPropertySummaryIdentities(t *testing.T) {
 		if s.TotalRecurring != optRecurring || s.TotalRecurring != lines {
 			fail("total recurring %s; options say %s, lines %s", s.TotalRecurring, optRecurring, lines)
 		}
-		// Costs are those of the counted, non-recurring lines.
-		var cost [numCategories]Money
+		// Costs are those of the counted, non-recurring lines; profit is
+		// measured on the lines whose cost is known, parts net of their
+		// share of the discount.
+		var cost, knownSell [numCategories]Money
 		for i := range d.Areas {
 			if o := CountedOption(&d.Areas[i]); o != nil {
 				for _, it := range o.Items {
 					if c, known := it.LineCost(); known && !it.IsRecurringService {
 						cost[it.ItemType.Category()] += c
+						knownSell[it.ItemType.Category()] += it.LineTotal()
 					}
 				}
 			}
@@ -146,8 +149,13 @@ func TestPropertySummaryIdentities(t *testing.T) {
 		if s.Cost != cost {
 			fail("costs %v, want %v", s.Cost, cost)
 		}
-		if s.Profit.Total != s.Subtotal-(s.Cost[0]+s.Cost[1]+s.Cost[2]) {
-			fail("profit %s ≠ %s − costs %v", s.Profit.Total, s.Subtotal, s.Cost)
+		partsShare := s.PartsDiscount.Share(knownSell[0], s.PartsSubtotal)
+		wantProfit := knownSell[0] - partsShare + knownSell[1] + knownSell[2] - (cost[0] + cost[1] + cost[2])
+		if s.Profit.Total != wantProfit {
+			fail("profit %s ≠ known sell %v − parts discount share %s − costs %v", s.Profit.Total, knownSell, partsShare, cost)
+		}
+		if s.Profit.Total != s.Profit.PartTotal+s.Profit.LaborTotal+(knownSell[2]-cost[2]) {
+			fail("profit %s ≠ parts %s + labor %s + fees", s.Profit.Total, s.Profit.PartTotal, s.Profit.LaborTotal)
 		}
 		return ok
 	})
@@ -240,6 +248,14 @@ func TestPropertyRecurringItemLeavesTotals(t *testing.T) {
 		}
 		amounts1 := amountsByID(o)
 		delete(amounts1, it.ID)
+		// A recurring bundle gathers recurring lines, so only the amounts
+		// of one-time items must stay as they were.
+		for _, x := range o.Items {
+			if x.IsRecurringService {
+				delete(amounts0, x.ID)
+				delete(amounts1, x.ID)
+			}
+		}
 		if !reflect.DeepEqual(amounts0, amounts1) {
 			t.Errorf("item amounts changed: %v → %v", amounts0, amounts1)
 			return false

@@ -199,3 +199,27 @@ func (op Operation) Permission() Permission {
 	}
 	return PermViewProposals
 }
+
+// CheckItem keeps an item's figures inside the range the financial rules
+// compute exactly: a price and cost of at most MaxPrice either way, a
+// quantity from 0 to MaxQuantity, a line of at most MaxLineTotal.
+func CheckItem(it *Item) error {
+	if it.Quantity < 0 || it.Quantity > MaxQuantity {
+		return Invalid("quantity", "must be from 0 to %s", MaxQuantity)
+	}
+	for field, v := range map[string]Money{"sellPrice": it.SellPrice, "msrp": it.MSRP} {
+		if v > MaxPrice || v < -MaxPrice {
+			return Invalid(field, "must be within ±%s", MaxPrice)
+		}
+	}
+	if it.Cost != nil && (*it.Cost > MaxPrice || *it.Cost < -MaxPrice) {
+		return Invalid("cost", "must be within ±%s", MaxPrice)
+	}
+	if line := it.LineTotal(); line > MaxLineTotal || line < -MaxLineTotal {
+		return Invalid("quantity", "price times quantity exceeds %s", MaxLineTotal)
+	}
+	if _, err := parseEnum("itemType", string(it.ItemType), ItemTypes); err != nil {
+		return Invalid("itemType", "%v", err)
+	}
+	return nil
+}

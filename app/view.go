@@ -332,7 +332,7 @@ func ChangeOrderDetailView(co *ChangeOrder, opts ViewOptions) ChangeOrderDetail 
 func ChangeOrderSummaryView(co *ChangeOrder) ChangeOrderSummary {
 	s := Summarize(&co.Document)
 	return ChangeOrderSummary{
-		ID: co.ID, Number: co.Number, Name: co.Name, Status: co.Status,
+		ID: co.ID, Number: co.Number, Name: co.Name, Status: statusOrUndefined(co.Status),
 		Total:    ChangeOrderTotal{ChangeOrderTotal: s.Total, Currency: currencyOf(&co.Document)},
 		Customer: contactOf(co.Customer), CreatedDate: co.CreatedDate,
 		LastModifiedDate: co.LastModifiedDate, LastModifiedByUserDate: co.LastModifiedByUserDate,
@@ -343,12 +343,30 @@ func ChangeOrderSummaryView(co *ChangeOrder) ChangeOrderSummary {
 func ListItemView(p *Proposal) ListItem {
 	s := Summarize(&p.Document)
 	return ListItem{
-		ID: p.ID, Number: p.Number, Name: p.Name, Status: p.Status,
+		ID: p.ID, Number: p.Number, Name: p.Name, Status: statusOrUndefined(p.Status),
 		Total:       ProposalTotal{ProposalTotal: s.Total, Currency: currencyOf(&p.Document)},
 		CreatedDate: p.CreatedDate, LastModifiedDate: p.LastModifiedDate,
 		LastModifiedByUserDate: p.LastModifiedByUserDate,
 		Customer:               contactOf(p.Customer), Salesperson: p.SalesPerson,
 	}
+}
+
+// Views never share memory with the stored model: a caller may change a
+// view without touching the proposal it came from.
+func copyCustomer(c *Customer) *Customer {
+	if c == nil {
+		return nil
+	}
+	cu := *c
+	cu.Location = copyLocation(c.Location)
+	return &cu
+}
+
+func statusOrUndefined(s Status) Status {
+	if s == "" {
+		return StatusUndefined
+	}
+	return s
 }
 
 func contactOf(c *Customer) *Contact {
@@ -391,7 +409,7 @@ func salesTaxView(t *TaxSettings, s *Summary) SalesTax {
 	if method == "" {
 		method = TaxClientLocation
 	}
-	applyTo := t.ApplyTo
+	applyTo := append([]ApplyTo(nil), t.ApplyTo...)
 	if len(applyTo) == 0 {
 		applyTo = []ApplyTo{ApplyNone}
 	}
@@ -405,7 +423,7 @@ func salesTaxView(t *TaxSettings, s *Summary) SalesTax {
 			PartsTaxName: t.Parts.Name, LaborTaxName: t.Labor.Name, FeeTaxName: t.Fees.Name,
 			PartsTax2Name: t.Parts.SecondName, LaborTax2Name: t.Labor.SecondName, FeeTax2Name: t.Fees.SecondName,
 			HasMultipleTaxSupport: t.HasMultipleTaxSupport,
-			TaxLocation:           t.TaxLocation,
+			TaxLocation:           copyLocation(t.TaxLocation),
 			IsTaxServiceAvailable: t.IsTaxServiceAvailable,
 			PartsTotalTax:         s.Tax[CategoryParts].Total(),
 			LaborTotalTax:         s.Tax[CategoryLabor].Total(),
@@ -417,12 +435,12 @@ func salesTaxView(t *TaxSettings, s *Summary) SalesTax {
 func documentViewOf(d *Document, s *Summary, opts ViewOptions) documentView {
 	cur := currencyOf(d)
 	v := documentView{
-		ID: d.ID, Number: d.Number, Name: d.Name, Status: d.Status,
+		ID: d.ID, Number: d.Number, Name: d.Name, Status: statusOrUndefined(d.Status),
 		CreatedDate: d.CreatedDate, ClientLastDecisionDate: d.ClientLastDecisionDate,
 		LastCompletedDate: d.LastCompletedDate, LastModifiedDate: d.LastModifiedDate,
 		LastModifiedByUserDate: d.LastModifiedByUserDate, LastSubmittedDate: d.LastSubmittedDate,
 		ClientLastOpenedDate: d.ClientLastOpenedDate,
-		Customer:             d.Customer,
+		Customer:             copyCustomer(d.Customer),
 		Dealer: Dealer{
 			CompanyName: d.Dealer.CompanyName, WebSiteURL: d.Dealer.WebSiteURL,
 			CompanyPhone: d.Dealer.CompanyPhone, CompanyLogoURL: d.Dealer.CompanyLogoURL,
@@ -435,7 +453,7 @@ func documentViewOf(d *Document, s *Summary, opts ViewOptions) documentView {
 		Areas:              make([]AreaView, len(d.Areas)),
 		ProjectTerms:       d.ProjectTerms,
 		LastModifiedUser:   d.LastModifiedUser,
-		PaymentRequests:    d.PaymentRequests,
+		PaymentRequests:    append([]PaymentRequest{}, d.PaymentRequests...),
 		RecurringServices: RecurringServices{
 			Items:                 make([]RecurringServiceItem, len(s.Recurring)),
 			TotalRecurringService: s.TotalRecurring,
@@ -444,9 +462,6 @@ func documentViewOf(d *Document, s *Summary, opts ViewOptions) documentView {
 			CustomerDescription: d.PaymentSchedule.CustomerDescription,
 			Payments:            make([]PaymentView, len(d.PaymentSchedule.Payments)),
 		},
-	}
-	if v.PaymentRequests == nil {
-		v.PaymentRequests = []PaymentRequest{}
 	}
 	for i, r := range s.Recurring {
 		v.RecurringServices.Items[i] = RecurringServiceItem(r)
