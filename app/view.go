@@ -508,15 +508,18 @@ func areaView(a *Area, cur Currency, opts ViewOptions) AreaView {
 			Items: make([]ItemView, len(o.Items)), Total: total, TotalRecurringService: recurring,
 		}
 		amounts := ItemAmounts(o.Items)
+		// One slab for the option's cost copies instead of one
+		// allocation an item: the view is built on every read.
+		costs := make([]Money, len(o.Items))
 		for k := range o.Items {
-			ov.Items[k] = itemView(&o.Items[k], amounts[k], cur, opts)
+			ov.Items[k] = itemView(&o.Items[k], amounts[k], cur, opts, &costs[k])
 		}
 		av.Options[j] = ov
 	}
 	return av
 }
 
-func itemView(it *Item, amount Money, cur Currency, opts ViewOptions) ItemView {
+func itemView(it *Item, amount Money, cur Currency, opts ViewOptions, costSlot *Money) ItemView {
 	v := ItemView{
 		ID: it.ID, ParentID: NullID(it.ParentID), ItemType: it.ItemType,
 		ReferencedItemID: NullID(it.ReferencedItemID), CreatedDate: it.CreatedDate,
@@ -529,8 +532,8 @@ func itemView(it *Item, amount Money, cur Currency, opts ViewOptions) ItemView {
 		LinkedOrders: []any{},
 	}
 	if opts.ViewCosts && it.Cost != nil {
-		cost := *it.Cost
-		v.Cost = &cost
+		*costSlot = *it.Cost
+		v.Cost = costSlot
 	}
 	return v
 }
