@@ -244,11 +244,7 @@ func (s *Store) Update(ctx context.Context, accountID int64, fn func(store.Tx) e
 		if err := fn(t); err != nil {
 			return err
 		}
-		if t.err != nil {
-			return t.err
-		}
-		// The last chance to give up before the commit.
-		return ctx.Err()
+		return t.err
 	})
 }
 
