@@ -25,7 +25,9 @@ func TestEditEveryKindOffline(t *testing.T) {
 		m    func() app.Mutation
 		pid  int64
 	}{
-		{"update", func() app.Mutation { return &app.UpdateProposal{ID: pid, Name: strp("Lake house v2"), SalesPersonID: &sp} }, pid},
+		{"update", func() app.Mutation {
+			return &app.UpdateProposal{ID: pid, Name: strp("Lake house v2"), SalesPersonID: &sp}
+		}, pid},
 		{"description", func() app.Mutation { return &app.SetDescription{ID: pid, Description: "Whole-home audio"} }, pid},
 		{"internal notes", func() app.Mutation { return &app.SetInternalNotes{ID: pid, InternalNotes: "gate code 1234"} }, pid},
 		{"area", func() app.Mutation { return &app.CreateArea{ID: pid, Name: "Kitchen"} }, pid},

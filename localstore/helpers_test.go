@@ -109,9 +109,12 @@ func newMapDir() *mapDir {
 	return d
 }
 
-func (d *mapDir) User(id int64) (app.User, bool)                { u, ok := d.users[id]; return u, ok }
-func (d *mapDir) Contact(id int64) (app.Contact, bool)          { c, ok := d.contacts[id]; return c, ok }
-func (d *mapDir) Location(id int64) (app.ContactLocation, bool) { l, ok := d.locations[id]; return l, ok }
+func (d *mapDir) User(id int64) (app.User, bool)       { u, ok := d.users[id]; return u, ok }
+func (d *mapDir) Contact(id int64) (app.Contact, bool) { c, ok := d.contacts[id]; return c, ok }
+func (d *mapDir) Location(id int64) (app.ContactLocation, bool) {
+	l, ok := d.locations[id]
+	return l, ok
+}
 func (d *mapDir) ContactLocations(id int64) []app.ContactLocation {
 	var out []app.ContactLocation
 	for _, l := range d.locations {
