@@ -46,7 +46,9 @@ func unalias(id int64) int64 {
 
 type aliasDirectory struct{ app.Directory }
 
-func (d aliasDirectory) Contact(id int64) (app.Contact, bool) { return d.Directory.Contact(unalias(id)) }
+func (d aliasDirectory) Contact(id int64) (app.Contact, bool) {
+	return d.Directory.Contact(unalias(id))
+}
 func (d aliasDirectory) Location(id int64) (app.ContactLocation, bool) {
 	return d.Directory.Location(unalias(id))
 }
