@@ -51,6 +51,11 @@ type Store struct {
 	// order.
 	wmu sync.Mutex
 
+	// beforeCommit, when set (tests only), runs after a write's work and
+	// before its commit; an error aborts the transaction as a crash at
+	// that point would.
+	beforeCommit func() error
+
 	mu    sync.RWMutex
 	items map[int64]ListItem // the list index, as committed
 	flat  []app.ListEntry    // what Search runs over; nil after a write
@@ -133,7 +138,13 @@ func (s *Store) update(ctx context.Context, fn func(t *txn) error) error {
 	t := &txn{s: s, items: map[int64]*ListItem{}}
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		t.tx = tx
-		return fn(t)
+		if err := fn(t); err != nil {
+			return err
+		}
+		if s.beforeCommit != nil {
+			return s.beforeCommit() // a test's simulated crash
+		}
+		return nil
 	})
 	if err != nil {
 		return err
