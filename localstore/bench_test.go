@@ -1,0 +1,148 @@
+package localstore
+
+import (
+	"bufio"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"proposaldesk/app"
+)
+
+// BenchmarkEdit is one offline edit as the user makes it: the rules, the
+// local view and list row, the outbox entry, one fsynced commit. It
+// reports the median (p50-ns) besides the mean.
+func BenchmarkEdit(b *testing.B) {
+	s := openStore(b, "")
+	seed(b, s)
+	rng := rand.New(rand.NewSource(1))
+	fill(b, s, 200, rng)
+	f := newFakeServer()
+	p := pulled(b, s, f, "Bench")
+	v, err := s.Edit(ctx, p.ID, &app.CreateArea{ID: p.ID, Name: "Main"}, envAt(0, sales))
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := v.Areas[0].Options[0].ID
+	var times []time.Duration
+	i := 0
+	for b.Loop() {
+		i++
+		var m app.Mutation = &app.SetDescription{ID: p.ID, Description: strings.Repeat("x", i%500)}
+		if i%2 == 0 {
+			m = &app.SetOptionClientDescription{ID: p.ID, OptionID: opt, ClientDescription: "v" + string(rune('a'+i%26))}
+		}
+		start := time.Now()
+		if _, err := s.Edit(ctx, p.ID, m, envAt(i, sales)); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+	}
+	b.ReportMetric(float64(median(times).Nanoseconds()), "p50-ns")
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
+}
+
+// store10k is a file with 10,000 proposals, made once per run.
+func store10k(b *testing.B) string {
+	b.Helper()
+	dir := filepath.Join(os.TempDir(), "localstore-bench")
+	path := filepath.Join(dir, "10k.db")
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	os.MkdirAll(dir, 0o700)
+	tmp := path + ".tmp"
+	os.Remove(tmp)
+	s, err := OpenWith(tmp, Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	seed(b, s)
+	fill(b, s, 10_000, rand.New(rand.NewSource(3)))
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkOpen10k opens a store of 10,000 proposals and loads its list
+// index. It reports the process's resident memory after the load.
+func BenchmarkOpen10k(b *testing.B) {
+	path := store10k(b)
+	var times []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		s, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+		if len(s.items) != 10_000 {
+			b.Fatalf("%d items", len(s.items))
+		}
+		s.Close()
+	}
+	s, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	s.Search(app.DefaultListQuery())
+	b.ReportMetric(float64(median(times).Nanoseconds()), "p50-ns")
+	b.ReportMetric(float64(vmRSS()), "RSS-KiB")
+}
+
+// BenchmarkSearch10k is a text search with a sort over 10,000 entries.
+func BenchmarkSearch10k(b *testing.B) {
+	s, err := Open(store10k(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	q := app.DefaultListQuery()
+	q.SearchText = "lake acme"
+	q.SortBy = app.SortName
+	var times []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, n, _ := s.Search(q); n == 0 {
+			b.Fatal("no matches")
+		}
+		times = append(times, time.Since(start))
+	}
+	b.ReportMetric(float64(median(times).Nanoseconds()), "p50-ns")
+}
+
+// vmRSS is the process's resident set in KiB (Linux), 0 elsewhere.
+func vmRSS() int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			var kb int64
+			for _, c := range strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")) {
+				kb = kb*10 + int64(c-'0')
+			}
+			return kb
+		}
+	}
+	return 0
+}

@@ -1,0 +1,183 @@
+package localstore
+
+import (
+	"context"
+	"fmt"
+
+	"proposaldesk/app"
+)
+
+// Edit applies m to the local view of proposal proposalID (0 for
+// CreateProposal) with the same rules as the server, and queues it for
+// the server, in one transaction. env supplies Now and Actor; the store
+// supplies the cached account and directory. A rule error is returned as
+// app's *app.Error and nothing is written.
+//
+// Creates made offline get temporary negative IDs (CreateProposal.ID,
+// CreateArea.AreaID/OptionID, CreateOption.OptionID) unless the caller
+// set them; the returned view carries them. m itself is not changed.
+func (s *Store) Edit(ctx context.Context, proposalID int64, m app.Mutation, env app.Env) (*app.Proposal, error) {
+	if m.ProposalID() != proposalID {
+		return nil, fmt.Errorf("localstore: bug: Edit of proposal %d with a mutation of proposal %d", proposalID, m.ProposalID())
+	}
+	raw, err := app.EncodeMutation(m)
+	if err != nil {
+		return nil, err
+	}
+	m, err = app.DecodeMutation(raw) // a private copy to fill IDs into
+	if err != nil {
+		return nil, err
+	}
+	var out *app.Proposal
+	err = s.update(ctx, func(t *txn) error {
+		if err := t.fillTempIDs(m); err != nil {
+			return err
+		}
+		rec := &Record{}
+		if c, ok := m.(*app.CreateProposal); ok {
+			rec.ID = c.ID
+		} else {
+			r, ok, err := t.record(proposalID)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return errNoProposal(proposalID)
+			}
+			rec = r
+		}
+		e, err := t.env(env.Now, env.Actor)
+		if err != nil {
+			return err
+		}
+		next, err := applyRules(rec.Local, m, e)
+		if err != nil {
+			return err
+		}
+		rec.Local = next
+		raw, err := app.EncodeMutation(m)
+		if err != nil {
+			return err
+		}
+		entry := &Entry{Kind: EntryProposal, ProposalID: rec.ID, Mutation: raw,
+			Created: env.Now, Actor: env.Actor}
+		if rec.Server != nil {
+			entry.BaseVersion = rec.BaseVersion
+		}
+		if err := t.enqueue(entry); err != nil {
+			return err
+		}
+		b := s.badges(rec.ID)
+		b.Pending++
+		out = next
+		return t.putRecordBadges(rec, b)
+	})
+	return out, err
+}
+
+// badges are a proposal's committed badge counts (writers hold wmu, so
+// nothing commits under us).
+func (s *Store) badges(id int64) Badges {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.items[id].Badges
+}
+
+// fillTempIDs gives a create's new things temporary IDs.
+func (t *txn) fillTempIDs(m app.Mutation) error {
+	fill := func(p *int64) error {
+		if *p != 0 {
+			return nil
+		}
+		id, err := t.nextTempID()
+		*p = id
+		return err
+	}
+	switch m := m.(type) {
+	case *app.CreateProposal:
+		return fill(&m.ID)
+	case *app.CreateArea:
+		if err := fill(&m.AreaID); err != nil {
+			return err
+		}
+		return fill(&m.OptionID)
+	case *app.CreateOption:
+		return fill(&m.OptionID)
+	}
+	return nil
+}
+
+// CreateContact creates a contact offline: it validates nc with app's
+// rules, caches the contact under a temporary ID and queues its create,
+// in one transaction. Proposals may be assigned the contact at once.
+func (s *Store) CreateContact(ctx context.Context, nc app.NewContact, env app.Env) (app.Contact, error) {
+	if err := app.Require(env.Actor, app.OpCreatePerson.Permission()); err != nil {
+		return app.Contact{}, err
+	}
+	c, err := nc.Contact(0)
+	if err != nil {
+		return app.Contact{}, err
+	}
+	err = s.update(ctx, func(t *txn) error {
+		if c.ID, err = t.nextTempID(); err != nil {
+			return err
+		}
+		if err := t.putContact(c); err != nil {
+			return err
+		}
+		return t.enqueue(&Entry{Kind: EntryContact, Contact: &nc, ContactID: c.ID,
+			Created: env.Now, Actor: env.Actor})
+	})
+	if err != nil {
+		return app.Contact{}, err
+	}
+	return c, nil
+}
+
+// CreateLocation adds a location to a cached contact (which may itself
+// be offline-created) under a temporary ID and queues its create. A
+// primary location clears the flag on the contact's others.
+func (s *Store) CreateLocation(ctx context.Context, contactID int64, nl app.NewLocation, env app.Env) (app.ContactLocation, error) {
+	if err := app.Require(env.Actor, app.OpCreateLocation.Permission()); err != nil {
+		return app.ContactLocation{}, err
+	}
+	loc, err := nl.Location(0, contactID)
+	if err != nil {
+		return app.ContactLocation{}, err
+	}
+	err = s.update(ctx, func(t *txn) error {
+		d := &Directory{t: t}
+		if _, ok := d.Contact(contactID); !ok {
+			if d.Err != nil {
+				return d.Err
+			}
+			return app.Errorf(app.KindNotFound, "contact %d not found in this account", contactID)
+		}
+		if loc.ID, err = t.nextTempID(); err != nil {
+			return err
+		}
+		if loc.IsPrimary {
+			others, err := t.contactLocations(contactID)
+			if err != nil {
+				return err
+			}
+			for _, o := range others {
+				if o.IsPrimary {
+					o.IsPrimary = false
+					if err := t.putLocation(o); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if err := t.putLocation(loc); err != nil {
+			return err
+		}
+		return t.enqueue(&Entry{Kind: EntryLocation, Location: &nl, LocationID: loc.ID, ContactID: contactID,
+			Created: env.Now, Actor: env.Actor})
+	})
+	if err != nil {
+		return app.ContactLocation{}, err
+	}
+	return loc, nil
+}

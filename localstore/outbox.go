@@ -1,0 +1,382 @@
+package localstore
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"proposaldesk/app"
+)
+
+// EntryKind says what an outbox entry sends.
+type EntryKind string
+
+const (
+	// EntryProposal is a write to a proposal: an app.Mutation.
+	EntryProposal EntryKind = "proposal"
+	// EntryContact creates a contact (app.NewContact) offline.
+	EntryContact EntryKind = "contact"
+	// EntryLocation creates a location (app.NewLocation) for a contact.
+	EntryLocation EntryKind = "location"
+)
+
+// State is where an outbox entry is in its life. An acknowledged entry
+// is deleted, so there is no "done".
+type State string
+
+const (
+	// StatePending: not sent yet (or sent and then reset to be retried).
+	StatePending State = "pending"
+	// StateSent: in flight; it may have reached the server. Resend it
+	// with the same idempotency key.
+	StateSent State = "sent"
+	// StateFailed: the server (or a replay on the server's copy) refused
+	// it; ErrorKind and ErrorMessage say why. Kept until discarded.
+	StateFailed State = "failed"
+	// StateConflict: the server changed a field this entry changes;
+	// the record's Conflicts list the fields. Resolve with
+	// ResolveConflict.
+	StateConflict State = "conflict"
+)
+
+// Entry is one queued write. Seq orders the queue; the sync engine sends
+// entries in Seq order and settles each with Ack, Fail or Discard.
+type Entry struct {
+	Seq  uint64    `json:"seq"`
+	Kind EntryKind `json:"kind"`
+	// ProposalID is the proposal written (negative while it exists only
+	// here); 0 for contact and location entries.
+	ProposalID int64 `json:"proposalId,omitempty"`
+	// Mutation is app.EncodeMutation's form (EntryProposal).
+	Mutation json.RawMessage `json:"mutation,omitempty"`
+	// Contact and ContactID: EntryContact's input and temporary ID;
+	// EntryLocation's contact (maybe temporary too).
+	Contact   *app.NewContact `json:"contact,omitempty"`
+	ContactID int64           `json:"contactId,omitempty"`
+	// Location and LocationID: EntryLocation's input and temporary ID.
+	Location   *app.NewLocation `json:"location,omitempty"`
+	LocationID int64            `json:"locationId,omitempty"`
+	// IdempotencyKey is made once at enqueue and never changes: every
+	// attempt sends the same key, so the server applies it once.
+	IdempotencyKey string `json:"idempotencyKey"`
+	// BaseVersion is the server version the edit applies to (If-Match);
+	// 0 when unknown (a proposal not yet on the server).
+	BaseVersion  int64     `json:"baseVersion,omitempty"`
+	State        State     `json:"state"`
+	ErrorKind    app.Kind  `json:"errorKind,omitempty"`
+	ErrorMessage string    `json:"errorMessage,omitempty"`
+	Attempts     int       `json:"attempts"`
+	Created      time.Time `json:"created"`
+	// DependsOn are the entries that must reach the server first: the
+	// creates of the temporary IDs this entry refers to.
+	DependsOn []uint64 `json:"dependsOn,omitempty"`
+	// Actor is the user who made the edit; replays check their
+	// permissions again.
+	Actor app.User `json:"actor"`
+
+	// Blocked is computed when an entry is read: an entry it depends on
+	// failed or is in conflict, so this one waits.
+	Blocked bool `json:"-"`
+}
+
+// Decode returns the entry's mutation (EntryProposal only).
+func (e *Entry) Decode() (app.Mutation, error) {
+	if e.Kind != EntryProposal {
+		return nil, fmt.Errorf("localstore: outbox entry %d is a %s entry, not a mutation", e.Seq, e.Kind)
+	}
+	return app.DecodeMutation(e.Mutation)
+}
+
+// newKey is a random idempotency key: 128 bits, hex.
+func newKey(r io.Reader) (string, error) {
+	var b [16]byte
+	if _, err := io.ReadFull(r, b[:]); err != nil {
+		return "", fmt.Errorf("localstore: idempotency key: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+func errNoEntry(seq uint64) error {
+	return app.Errorf(app.KindNotFound, "outbox entry %d not found", seq)
+}
+
+func (t *txn) entry(seq uint64) (*Entry, error) {
+	var e Entry
+	ok, err := getJSON(t.b(bucketOutbox), seqKey(seq), &e)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errNoEntry(seq)
+	}
+	return &e, nil
+}
+
+// putEntry writes an entry and its index row. A changed ProposalID must
+// go through moveEntry.
+func (t *txn) putEntry(e *Entry) error {
+	if err := putJSON(t.b(bucketOutbox), seqKey(e.Seq), e); err != nil {
+		return err
+	}
+	if e.ProposalID != 0 {
+		return t.b(bucketOutboxByProposal).Put(pairKey(e.ProposalID, e.Seq), nil)
+	}
+	return nil
+}
+
+func (t *txn) deleteEntry(e *Entry) error {
+	if err := t.b(bucketOutbox).Delete(seqKey(e.Seq)); err != nil {
+		return err
+	}
+	if e.ProposalID != 0 {
+		if err := t.b(bucketOutboxByProposal).Delete(pairKey(e.ProposalID, e.Seq)); err != nil {
+			return err
+		}
+	}
+	ids, err := createdIDs(e)
+	if err != nil {
+		return err
+	}
+	cr := t.b(bucketCreators)
+	for _, id := range ids {
+		if v := cr.Get(idKey(id)); v != nil && keySeq(v) == e.Seq {
+			if err := cr.Delete(idKey(id)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// proposalEntries are the proposal's entries in queue order.
+func (t *txn) proposalEntries(pid int64) ([]*Entry, error) {
+	var out []*Entry
+	prefix := idKey(pid)
+	c := t.b(bucketOutboxByProposal).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && string(k[:8]) == string(prefix); k, _ = c.Next() {
+		e, err := t.entry(keySeq(k[8:]))
+		if err != nil {
+			return nil, fmt.Errorf("outbox index of proposal %d: %w", pid, err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func (t *txn) allEntries() ([]*Entry, error) {
+	var out []*Entry
+	err := t.b(bucketOutbox).ForEach(func(k, v []byte) error {
+		var e Entry
+		if err := json.Unmarshal(v, &e); err != nil {
+			return fmt.Errorf("outbox entry %d: %w", keySeq(k), err)
+		}
+		out = append(out, &e)
+		return nil
+	})
+	return out, err
+}
+
+// blocked reports whether something e depends on failed, is in
+// conflict, or is itself blocked; skipped marks entries already known
+// to be out of the current replay.
+func (t *txn) blocked(e *Entry, skipped map[uint64]bool) (bool, error) {
+	for _, d := range e.DependsOn {
+		if skipped[d] {
+			return true, nil
+		}
+		dep, err := t.entry(d)
+		if app.KindOf(err) == app.KindNotFound {
+			continue // acknowledged
+		}
+		if err != nil {
+			return false, err
+		}
+		if dep.State == StateFailed || dep.State == StateConflict {
+			return true, nil
+		}
+		if b, err := t.blocked(dep, skipped); b || err != nil {
+			return b, err
+		}
+	}
+	return false, nil
+}
+
+// dependents are the entries that depend on seq, directly or not, in
+// queue order.
+func (t *txn) dependents(seq uint64) ([]*Entry, error) {
+	all, err := t.allEntries()
+	if err != nil {
+		return nil, err
+	}
+	in := map[uint64]bool{seq: true}
+	var out []*Entry
+	for _, e := range all { // dependencies always have smaller seqs
+		for _, d := range e.DependsOn {
+			if in[d] {
+				in[e.Seq] = true
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// enqueue assigns the entry its seq, key and dependencies and stores it.
+func (t *txn) enqueue(e *Entry) error {
+	seq, err := t.b(bucketOutbox).NextSequence()
+	if err != nil {
+		return err
+	}
+	e.Seq = seq
+	if e.State == "" {
+		e.State = StatePending
+	}
+	if e.IdempotencyKey == "" {
+		if e.IdempotencyKey, err = newKey(t.s.rand); err != nil {
+			return err
+		}
+	}
+	refs, err := referencedIDs(e)
+	if err != nil {
+		return err
+	}
+	cr := t.b(bucketCreators)
+	for _, id := range refs {
+		if v := cr.Get(idKey(id)); v != nil && !slices.Contains(e.DependsOn, keySeq(v)) {
+			e.DependsOn = append(e.DependsOn, keySeq(v))
+		}
+	}
+	slices.Sort(e.DependsOn)
+	created, err := createdIDs(e)
+	if err != nil {
+		return err
+	}
+	for _, id := range created {
+		if err := cr.Put(idKey(id), seqKey(seq)); err != nil {
+			return err
+		}
+	}
+	return t.putEntry(e)
+}
+
+// createdIDs are the temporary IDs an entry brings into being.
+func createdIDs(e *Entry) ([]int64, error) {
+	var ids []int64
+	add := func(id int64) {
+		if id < 0 {
+			ids = append(ids, id)
+		}
+	}
+	switch e.Kind {
+	case EntryContact:
+		add(e.ContactID)
+	case EntryLocation:
+		add(e.LocationID)
+	case EntryProposal:
+		m, err := e.Decode()
+		if err != nil {
+			return nil, err
+		}
+		switch m := m.(type) {
+		case *app.CreateProposal:
+			add(m.ID)
+		case *app.CreateArea:
+			add(m.AreaID)
+			add(m.OptionID)
+		case *app.CreateOption:
+			add(m.OptionID)
+		}
+	}
+	return ids, nil
+}
+
+// referencedIDs are the temporary IDs an entry refers to without
+// creating them.
+func referencedIDs(e *Entry) ([]int64, error) {
+	created, err := createdIDs(e)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	add := func(id int64) {
+		if id < 0 && !slices.Contains(created, id) && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	switch e.Kind {
+	case EntryLocation:
+		add(e.ContactID)
+	case EntryProposal:
+		fields, err := mutationIDs(e.Mutation)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range fields {
+			add(id)
+		}
+	}
+	return ids, nil
+}
+
+// isIDField says whether a mutation's JSON field holds an ID: "id" or a
+// name ending in "Id". Mutations are flat, so the top level is enough.
+func isIDField(name string) bool {
+	return name == "id" || strings.HasSuffix(name, "Id")
+}
+
+// mutationIDs lists the ID fields of an encoded mutation.
+func mutationIDs(raw []byte) (map[string]int64, error) {
+	var env struct {
+		Mutation map[string]json.RawMessage `json:"mutation"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return nil, fmt.Errorf("decode mutation: %w", err)
+	}
+	out := map[string]int64{}
+	for k, v := range env.Mutation {
+		if !isIDField(k) {
+			continue
+		}
+		var id int64
+		if err := json.Unmarshal(v, &id); err == nil {
+			out[k] = id
+		}
+	}
+	return out, nil
+}
+
+// rewriteMutationIDs replaces every ID field equal to from with to,
+// leaving the rest of the encoding as it was.
+func rewriteMutationIDs(raw []byte, from, to int64) ([]byte, bool, error) {
+	var env struct {
+		Kind     json.RawMessage            `json:"kind"`
+		Mutation map[string]json.RawMessage `json:"mutation"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return nil, false, fmt.Errorf("decode mutation: %w", err)
+	}
+	changed := false
+	for k, v := range env.Mutation {
+		var id int64
+		if isIDField(k) && json.Unmarshal(v, &id) == nil && id == from {
+			env.Mutation[k] = json.RawMessage(fmt.Sprint(to))
+			changed = true
+		}
+	}
+	if !changed {
+		return raw, false, nil
+	}
+	out, err := json.Marshal(env)
+	if err != nil {
+		return nil, false, err
+	}
+	if _, err := app.DecodeMutation(out); err != nil {
+		return nil, false, fmt.Errorf("bug: remapped mutation no longer decodes: %w", err)
+	}
+	return out, true, nil
+}

@@ -1,0 +1,236 @@
+package localstore
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"proposaldesk/app"
+)
+
+// Record is what the store keeps of one proposal.
+type Record struct {
+	ID int64 `json:"id"`
+	// Server is the last copy the server sent; nil for a proposal created
+	// offline and not yet acknowledged (or dropped by ResetForNewStore).
+	Server *app.Proposal `json:"server"`
+	// Local is the view the user sees and edits: Server with the queued
+	// entries applied through app.Apply.
+	Local *app.Proposal `json:"local"`
+	// BaseVersion is the server version Server is at (0 when none).
+	BaseVersion int64 `json:"baseVersion"`
+	// ReadOnly: the server locked the proposal (accepted, declined,
+	// completed) while it had unsent edits; those edits show as failed
+	// with kind ProposalLocked.
+	ReadOnly bool `json:"readOnly,omitempty"`
+	// Conflicts are the fields both the user and the server changed.
+	Conflicts []Conflict `json:"conflicts,omitempty"`
+	// NeedsServerCopy: ResetForNewStore dropped the server copy; Local
+	// stays as it was until a pull brings the proposal again.
+	NeedsServerCopy bool `json:"needsServerCopy,omitempty"`
+}
+
+// Conflict is one field changed on both sides. Values are display
+// strings (JSON for structured values).
+type Conflict struct {
+	Field  string `json:"field"`
+	Base   string `json:"base"`
+	Mine   string `json:"mine"`
+	Theirs string `json:"theirs"`
+}
+
+func (t *txn) record(id int64) (*Record, bool, error) {
+	var r Record
+	ok, err := getJSON(t.b(bucketProposals), idKey(id), &r)
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	return &r, true, nil
+}
+
+func errNoProposal(id int64) error {
+	return app.Errorf(app.KindNotFound, "proposal %d is not on this computer", id)
+}
+
+// putRecord stores the record and its list row (with the badge counts
+// of its entries).
+func (t *txn) putRecord(r *Record, entries []*Entry) error {
+	return t.putRecordBadges(r, countBadges(entries))
+}
+
+func (t *txn) putRecordBadges(r *Record, b Badges) error {
+	if err := putJSON(t.b(bucketProposals), idKey(r.ID), r); err != nil {
+		return err
+	}
+	it := itemOf(r, b)
+	if err := putJSON(t.b(bucketList), idKey(r.ID), &it); err != nil {
+		return err
+	}
+	if t.items != nil {
+		t.items[r.ID] = &it
+	}
+	return nil
+}
+
+func (t *txn) deleteRecord(id int64) error {
+	if err := t.b(bucketProposals).Delete(idKey(id)); err != nil {
+		return err
+	}
+	if err := t.b(bucketList).Delete(idKey(id)); err != nil {
+		return err
+	}
+	if t.items != nil {
+		t.items[id] = nil
+	}
+	return nil
+}
+
+// env is the rule engine's environment for an edit made at now by
+// actor: the cached account and directory, and temporary IDs.
+func (t *txn) env(now time.Time, actor app.User) (app.Env, error) {
+	acct, err := t.account()
+	if err != nil {
+		return app.Env{}, err
+	}
+	return app.Env{
+		Now: now, Actor: actor, Account: acct.App(), Directory: &Directory{t: t},
+		NewID: func() int64 {
+			id, err := t.nextTempID()
+			if err != nil {
+				panic("bug: temporary ID sequence: " + err.Error())
+			}
+			return id
+		},
+	}, nil
+}
+
+// nextTempID allocates a temporary (negative) ID, unique in this file
+// across proposals, areas, options, contacts and locations.
+func (t *txn) nextTempID() (int64, error) {
+	n, err := t.b(bucketMeta).NextSequence()
+	if err != nil {
+		return 0, err
+	}
+	return -int64(n), nil
+}
+
+// rebuild recomputes a proposal's local view: the server copy with its
+// queued entries replayed through app.Apply in order (a server-
+// authoritative rebase). Failed and conflicting entries, and those
+// blocked behind them, are left out; an entry that no longer applies is
+// marked failed with the rule's error. It then stores the record and
+// its list row.
+func (t *txn) rebuild(pid int64) error {
+	rec, ok, err := t.record(pid)
+	if err != nil || !ok {
+		return err
+	}
+	entries, err := t.proposalEntries(pid)
+	if err != nil {
+		return err
+	}
+	if rec.Server == nil && rec.NeedsServerCopy {
+		// The server copy was dropped (a new server store): keep the
+		// local view as it is until the next pull brings a copy.
+		return t.putRecord(rec, entries)
+	}
+	view := rec.Server
+	skipped := map[uint64]bool{}
+	for _, e := range entries {
+		if e.State == StateFailed || e.State == StateConflict {
+			skipped[e.Seq] = true
+			continue
+		}
+		if b, err := t.blocked(e, skipped); err != nil {
+			return err
+		} else if b {
+			skipped[e.Seq] = true
+			continue
+		}
+		m, err := e.Decode()
+		if err != nil {
+			return fmt.Errorf("outbox entry %d: %w", e.Seq, err)
+		}
+		env, err := t.env(e.Created, e.Actor)
+		if err != nil {
+			return err
+		}
+		next, aerr := applyRules(view, m, env)
+		if aerr != nil {
+			markFailed(e, aerr)
+			skipped[e.Seq] = true
+			if err := t.putEntry(e); err != nil {
+				return err
+			}
+			continue
+		}
+		view = next
+		if rec.Server != nil && e.BaseVersion != rec.BaseVersion {
+			e.BaseVersion = rec.BaseVersion
+			if err := t.putEntry(e); err != nil {
+				return err
+			}
+		}
+	}
+	if view == nil {
+		if len(entries) == 0 {
+			return t.deleteRecord(pid) // an offline create, discarded
+		}
+		// The create itself failed: keep the last view so the user sees
+		// what failed until they discard it.
+		return t.putRecord(rec, entries)
+	}
+	rec.Local = view
+	rec.Conflicts = liveConflicts(rec.Conflicts, entries)
+	return t.putRecord(rec, entries)
+}
+
+func markFailed(e *Entry, err error) {
+	e.State = StateFailed
+	e.ErrorKind = app.KindOf(err)
+	e.ErrorMessage = err.Error()
+	var ae *app.Error
+	if errors.As(err, &ae) {
+		e.ErrorMessage = ae.Message
+	}
+}
+
+// liveConflicts keeps the conflicts some entry in conflict still has.
+func liveConflicts(cs []Conflict, entries []*Entry) []Conflict {
+	var out []Conflict
+	for _, c := range cs {
+		for _, e := range entries {
+			if e.State == StateConflict && touches(e, c.Field) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Record returns what the store holds of a proposal.
+func (s *Store) Record(id int64) (*Record, error) {
+	var rec *Record
+	err := s.view(func(t *txn) error {
+		r, ok, err := t.record(id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errNoProposal(id)
+		}
+		rec = r
+		return nil
+	})
+	return rec, err
+}
+
+// Proposal is the local view of a proposal: what the user sees.
+func (s *Store) Proposal(id int64) (*app.Proposal, error) {
+	r, err := s.Record(id)
+	if err != nil {
+		return nil, err
+	}
+	return r.Local, nil
+}

@@ -1,0 +1,204 @@
+package localstore
+
+import (
+	"context"
+	"fmt"
+
+	"proposaldesk/app"
+)
+
+// RemapID replaces a temporary ID with the real one the server gave,
+// everywhere it is stored, in one transaction: outbox entries (the
+// mutation's ID fields, the entry's proposal, contact and location IDs),
+// the proposal's record and list row (rekeyed), the contact and
+// location caches, the creators index and the last-open setting. Local
+// views that referred to it are rebuilt. Temporary IDs are unique across
+// kinds, so the ID alone says what it names.
+func (s *Store) RemapID(ctx context.Context, tempID, realID int64) error {
+	if tempID >= 0 || realID <= 0 {
+		return fmt.Errorf("localstore: remap %d → %d: want a temporary (negative) ID and a real one", tempID, realID)
+	}
+	return s.update(ctx, func(t *txn) error {
+		affected, err := t.remap(tempID, realID)
+		if err != nil {
+			return err
+		}
+		return t.rebuildAll(affected)
+	})
+}
+
+func (t *txn) rebuildAll(ids map[int64]bool) error {
+	for id := range ids {
+		if err := t.rebuild(id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// remap rewrites from → to and returns the proposals whose local views
+// must be rebuilt; it rebuilds nothing itself, so that Ack can install
+// the new server copy first.
+func (t *txn) remap(from, to int64) (map[int64]bool, error) {
+	affected := map[int64]bool{}
+	entries, err := t.allEntries()
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		changed := false
+		if e.Kind == EntryProposal {
+			raw, ch, err := rewriteMutationIDs(e.Mutation, from, to)
+			if err != nil {
+				return nil, fmt.Errorf("outbox entry %d: %w", e.Seq, err)
+			}
+			if ch {
+				e.Mutation, changed = raw, true
+			}
+		}
+		if e.ContactID == from {
+			e.ContactID, changed = to, true
+		}
+		if e.LocationID == from {
+			e.LocationID, changed = to, true
+		}
+		if e.ProposalID == from {
+			if err := t.b(bucketOutboxByProposal).Delete(pairKey(from, e.Seq)); err != nil {
+				return nil, err
+			}
+			e.ProposalID, changed = to, true
+		}
+		if changed {
+			if err := t.putEntry(e); err != nil {
+				return nil, err
+			}
+			if e.ProposalID != 0 {
+				affected[e.ProposalID] = true
+			}
+		}
+	}
+	if err := t.b(bucketCreators).Delete(idKey(from)); err != nil {
+		return nil, err
+	}
+
+	// The proposal record, when from names a proposal.
+	if rec, ok, err := t.record(from); err != nil {
+		return nil, err
+	} else if ok {
+		if err := t.deleteRecord(from); err != nil {
+			return nil, err
+		}
+		existing, have, err := t.record(to)
+		if err != nil {
+			return nil, err
+		}
+		if have { // pulled already: keep its server copy
+			rec.Server, rec.BaseVersion = existing.Server, existing.BaseVersion
+		}
+		rec.ID = to
+		if rec.Local != nil {
+			rec.Local = rec.Local.Clone()
+			rec.Local.ID = to
+		}
+		if err := t.putRecord(rec, nil); err != nil {
+			return nil, err
+		}
+		affected[to] = true
+	}
+
+	// The caches, when from names a contact or a location.
+	d := &Directory{t: t}
+	if c, ok := d.Contact(from); ok {
+		if err := t.b(bucketContacts).Delete(idKey(from)); err != nil {
+			return nil, err
+		}
+		c.ID = to
+		if err := t.putContact(c); err != nil {
+			return nil, err
+		}
+		locs, err := t.contactLocations(from)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range locs {
+			if err := t.deleteLocation(l); err != nil {
+				return nil, err
+			}
+			l.ContactID = to
+			if err := t.putLocation(l); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if l, ok := d.Location(from); ok {
+		if err := t.deleteLocation(l); err != nil {
+			return nil, err
+		}
+		l.ID = to
+		if err := t.putLocation(l); err != nil {
+			return nil, err
+		}
+	}
+	if d.Err != nil {
+		return nil, d.Err
+	}
+
+	set, err := t.settings()
+	if err != nil {
+		return nil, err
+	}
+	if set.LastOpenProposal == from {
+		set.LastOpenProposal = to
+		if err := t.putSettings(set); err != nil {
+			return nil, err
+		}
+	}
+	return affected, nil
+}
+
+// inferRemaps works out the real IDs of what an acknowledged create made,
+// from the server's copy before (old, nil for a new proposal) and after.
+// Temporary IDs it cannot place are left out; entries that need them
+// will then fail to replay and show as failed.
+func inferRemaps(m app.Mutation, old, now *app.Proposal) map[int64]int64 {
+	out := map[int64]int64{}
+	oldAreas, oldOptions := map[int64]bool{}, map[int64]bool{}
+	if old != nil {
+		for _, a := range old.Areas {
+			oldAreas[a.ID] = true
+			for _, o := range a.Options {
+				oldOptions[o.ID] = true
+			}
+		}
+	}
+	switch m := m.(type) {
+	case *app.CreateProposal:
+		if m.ID < 0 {
+			out[m.ID] = now.ID
+		}
+	case *app.CreateArea:
+		for _, a := range now.Areas {
+			if !oldAreas[a.ID] && app.SameAreaName(a.Name, m.Name) {
+				if m.AreaID < 0 {
+					out[m.AreaID] = a.ID
+				}
+				if m.OptionID < 0 && len(a.Options) > 0 {
+					out[m.OptionID] = a.Options[0].ID
+				}
+			}
+		}
+	case *app.CreateOption:
+		if m.OptionID >= 0 {
+			break
+		}
+		if a, ok := now.Area(m.AreaID); ok {
+			for i := len(a.Options) - 1; i >= 0; i-- {
+				if !oldOptions[a.Options[i].ID] {
+					out[m.OptionID] = a.Options[i].ID
+					break
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,198 @@
+package localstore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"proposaldesk/app"
+)
+
+// Errors of Open.
+var (
+	// ErrLocked: another process (another copy of the app) has the file
+	// open. bbolt holds an exclusive lock for as long as it is open.
+	ErrLocked = errors.New("localstore: the data file is in use by another process")
+	// ErrTooNew: the file was written by a newer version of the app.
+	ErrTooNew = errors.New("localstore: the data file is newer than this program")
+)
+
+// Options tune Open. The zero value is what the app uses.
+type Options struct {
+	// Timeout is how long Open waits for the file lock (default 1 s).
+	Timeout time.Duration
+	// Rand is the source of idempotency keys (default crypto/rand).
+	// Tests inject a seeded reader.
+	Rand io.Reader
+	// NoSync skips fsync on commit. Only benchmarks of code other than
+	// the commit and throwaway tests set it.
+	NoSync bool
+
+	// schema stops migration at this version (fixture generation only).
+	schema int
+}
+
+// Store is the desktop's local database. Its methods are safe for
+// concurrent use.
+type Store struct {
+	db   *bolt.DB
+	path string
+	rand io.Reader
+
+	// wmu serializes writes with the update of the in-memory list that
+	// follows each commit, so the memory never applies commits out of
+	// order.
+	wmu sync.Mutex
+
+	// beforeCommit, when set (tests only), runs after a write's work and
+	// before its commit; an error aborts the transaction as a crash at
+	// that point would.
+	beforeCommit func() error
+
+	mu    sync.RWMutex
+	items map[int64]ListItem // the list index, as committed
+	flat  []app.ListEntry    // what Search runs over; nil after a write
+}
+
+// Open opens (creating if needed) the store at path, migrating it to the
+// current schema. It fails with ErrLocked after a second when another
+// process holds the file.
+func Open(path string) (*Store, error) { return OpenWith(path, Options{}) }
+
+// OpenWith is Open with options.
+func OpenWith(path string, o Options) (*Store, error) {
+	if o.Timeout == 0 {
+		o.Timeout = time.Second
+	}
+	if o.Rand == nil {
+		o.Rand = rand.Reader
+	}
+	target := SchemaVersion
+	if o.schema != 0 {
+		target = o.schema
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, NoSync: o.NoSync})
+	if errors.Is(err, bolt.ErrTimeout) {
+		return nil, fmt.Errorf("%w (%s); close the other window of Proposal Desk", ErrLocked, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("localstore: open %s: %w", path, err)
+	}
+	if err := migrate(db, target); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("localstore: %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, rand: o.Rand, items: map[int64]ListItem{}}
+	if target < SchemaVersion {
+		return s, nil
+	}
+	if err := s.loadList(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("localstore: %s: load list index: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close closes the file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path is the file the store lives in.
+func (s *Store) Path() string { return s.path }
+
+func (s *Store) loadList() error {
+	return s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketList).ForEach(func(k, v []byte) error {
+			var it ListItem
+			if err := json.Unmarshal(v, &it); err != nil {
+				return fmt.Errorf("list entry %d: %w", keyID(k), err)
+			}
+			s.items[it.ID] = it
+			return nil
+		})
+	})
+}
+
+// txn is one write transaction with the list changes it makes, applied
+// to memory only after the commit succeeds.
+type txn struct {
+	s     *Store
+	tx    *bolt.Tx
+	items map[int64]*ListItem // nil: deleted
+}
+
+func (s *Store) update(ctx context.Context, fn func(t *txn) error) error {
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	t := &txn{s: s, items: map[int64]*ListItem{}}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		t.tx = tx
+		if err := fn(t); err != nil {
+			return err
+		}
+		if s.beforeCommit != nil {
+			return s.beforeCommit() // a test's simulated crash
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(t.items) > 0 {
+		s.mu.Lock()
+		for id, it := range t.items {
+			if it == nil {
+				delete(s.items, id)
+			} else {
+				s.items[id] = *it
+			}
+		}
+		s.flat = nil
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+func (s *Store) view(fn func(t *txn) error) error {
+	return s.db.View(func(tx *bolt.Tx) error {
+		return fn(&txn{s: s, tx: tx})
+	})
+}
+
+func (t *txn) b(name []byte) *bolt.Bucket {
+	b := t.tx.Bucket(name)
+	if b == nil {
+		panic(fmt.Sprintf("bug: bucket %s missing at schema %d", name, schemaVersion(t.tx)))
+	}
+	return b
+}
+
+func getJSON(b *bolt.Bucket, key []byte, v any) (bool, error) {
+	data := b.Get(key)
+	if data == nil {
+		return false, nil
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return true, fmt.Errorf("decode %s: %w", b.Tx().DB().Path(), err)
+	}
+	return true, nil
+}
+
+func putJSON(b *bolt.Bucket, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(key, data)
+}
