@@ -165,6 +165,10 @@ func newID(env *Env, preset int64) int64 {
 	return env.NewID()
 }
 
+// IsTemporaryID reports whether id was given by the desktop to something
+// created offline, before the server assigned its real ID.
+func IsTemporaryID(id int64) bool { return id < 0 }
+
 // DefaultProposalName is the name a proposal created without one gets.
 func DefaultProposalName(number int64) string {
 	if number <= 0 {

@@ -3,7 +3,8 @@ package app
 // The mutation types, one per write of the API. Fields named ...ID that
 // create something (CreateArea.AreaID, …) are set only by the desktop,
 // which gives offline creates temporary IDs; the server leaves them zero
-// and allocates its own.
+// and allocates its own. Temporary IDs are negative (see IsTemporaryID),
+// so references to offline creates pass the same rules as real ones.
 
 // CreateProposal is operation 2.
 type CreateProposal struct {
@@ -274,7 +275,8 @@ func (m *AssignContact) Operation() Operation { return OpAssignContact }
 func (m *AssignContact) ProposalID() int64    { return m.ID }
 
 func (m *AssignContact) Validate() error {
-	if m.ContactID <= 0 {
+	// A negative ID is a contact the desktop created offline.
+	if m.ContactID == 0 {
 		return Invalid("ContactId", "is required")
 	}
 	return nil
@@ -325,7 +327,8 @@ func (m *AssignLocation) Operation() Operation { return OpAssignLocation }
 func (m *AssignLocation) ProposalID() int64    { return m.ID }
 
 func (m *AssignLocation) Validate() error {
-	if m.LocationID <= 0 {
+	// A negative ID is a location the desktop created offline.
+	if m.LocationID == 0 {
 		return Invalid("LocationId", "is required")
 	}
 	return nil

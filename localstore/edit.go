@@ -50,7 +50,7 @@ func (s *Store) Edit(ctx context.Context, proposalID int64, m app.Mutation, env 
 		if err != nil {
 			return err
 		}
-		next, err := applyRules(rec.Local, m, e)
+		next, err := app.Apply(rec.Local, m, e)
 		if err != nil {
 			return err
 		}

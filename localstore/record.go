@@ -155,7 +155,7 @@ func (t *txn) rebuild(pid int64) error {
 		if err != nil {
 			return err
 		}
-		next, aerr := applyRules(view, m, env)
+		next, aerr := app.Apply(view, m, env)
 		if aerr != nil {
 			markFailed(e, aerr)
 			skipped[e.Seq] = true
