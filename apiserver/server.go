@@ -17,8 +17,8 @@ import (
 	"sync"
 	"time"
 
-	"proposaldesk/app"
 	"proposaldesk/apiserver/store"
+	"proposaldesk/app"
 )
 
 // DefaultMaxBodyBytes caps a request body when Config.MaxBodyBytes is 0.
