@@ -86,12 +86,12 @@ func company(name, first, last, email, phone string) app.NewContact {
 
 // Indexes of the main account's fixed contacts.
 const (
-	cHendricks   = iota // one primary location (TX)
-	cAlvarez            // three locations, one primary
-	cCastellano         // company, two locations, none primary
-	cWhitfield          // no locations
-	cGrace              // church: tax-exempt proposals (TN)
-	cLindqvist          // Oregon: a 0% state
+	cHendricks  = iota // one primary location (TX)
+	cAlvarez           // three locations, one primary
+	cCastellano        // company, two locations, none primary
+	cWhitfield         // no locations
+	cGrace             // church: tax-exempt proposals (TN)
+	cLindqvist         // Oregon: a 0% state
 	numFixedContacts
 )
 
