@@ -93,6 +93,11 @@ func (s *Server) keyExchange(c *call) error {
 			"Your email address is not verified yet. Follow the link in the verification email, then sign in again.")
 	}
 
+	// A user whose role allows nothing gets no key.
+	if err := app.Require(u.User, c.op.Permission()); err != nil {
+		return err
+	}
+
 	value, hash, err := auth.NewAPIKey()
 	if err != nil {
 		return err
