@@ -209,6 +209,38 @@ func (h *topK) Pop() any {
 	return x
 }
 
+// sortEntries sorts by q.Compare. Name sorts lower-case each name once
+// instead of at every comparison (q.Compare's primary key for them is the
+// lower-cased name); equal keys are left to q.Compare itself.
 func sortEntries(q *app.ListQuery, s []*app.ListEntry) {
-	slices.SortFunc(s, func(a, b *app.ListEntry) int { return q.Compare(a, b) })
+	var key func(*app.ListEntry) string
+	switch q.SortBy {
+	case app.SortName:
+		key = func(e *app.ListEntry) string { return e.Name }
+	case app.SortClientName:
+		key = func(e *app.ListEntry) string { return e.ClientName }
+	default:
+		slices.SortFunc(s, func(a, b *app.ListEntry) int { return q.Compare(a, b) })
+		return
+	}
+	type keyed struct {
+		k string
+		e *app.ListEntry
+	}
+	ks := make([]keyed, len(s))
+	for i, e := range s {
+		ks[i] = keyed{strings.ToLower(key(e)), e}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if c := strings.Compare(a.k, b.k); c != 0 {
+			if q.Descending {
+				return -c
+			}
+			return c
+		}
+		return q.Compare(a.e, b.e)
+	})
+	for i := range ks {
+		s[i] = ks[i].e
+	}
 }
