@@ -95,3 +95,5 @@ func newProposal(tx store.Tx, name string, c *app.Contact) *app.Proposal {
 	}
 	return p
 }
+
+func contextWithCancel() (context.Context, context.CancelFunc) { return context.WithCancel(ctx) }

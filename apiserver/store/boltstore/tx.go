@@ -68,15 +68,18 @@ func (t *tx) b(name []byte) *bolt.Bucket { return t.ab.Bucket(name) }
 func (t *tx) AccountID() int64       { return t.id }
 func (t *tx) Account() store.Account { return t.account }
 
-// owned checks that id is not another account's record, and claims it for
-// this account when the tx writes.
-func (t *tx) claim(id int64) error {
+// claim checks that id is not another account's record (notFound names
+// it with what) and claims it for this account.
+func (t *tx) claim(id int64, what string) error {
 	owners := t.btx.Bucket(bOwners)
 	if v := owners.Get(idKey(id)); v != nil {
 		if keyID(v) != t.id {
-			return notFound("%d not found", id)
+			return notFound("%s %d not found", what, id)
 		}
 		return nil
+	}
+	if !t.btx.Writable() {
+		return fmt.Errorf("boltstore: write of %s %d in a read-only transaction", what, id)
 	}
 	return owners.Put(idKey(id), idKey(t.id))
 }
@@ -99,11 +102,8 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 	if p == nil || p.ID <= 0 {
 		return fmt.Errorf("boltstore: PutProposal needs a proposal with an ID")
 	}
-	if !t.btx.Writable() {
-		return fmt.Errorf("boltstore: PutProposal in a read-only transaction")
-	}
-	if err := t.claim(p.ID); err != nil {
-		return notFound("proposal %d not found", p.ID)
+	if err := t.claim(p.ID, "proposal"); err != nil {
+		return err
 	}
 	key := idKey(p.ID)
 	entry := app.EntryOf(p)
@@ -267,8 +267,8 @@ func (t *tx) PutContact(c app.Contact) error {
 	if c.ID <= 0 {
 		return fmt.Errorf("boltstore: PutContact needs a contact with an ID")
 	}
-	if err := t.claim(c.ID); err != nil {
-		return notFound("contact %d not found", c.ID)
+	if err := t.claim(c.ID, "contact"); err != nil {
+		return err
 	}
 	return t.put(bContacts, idKey(c.ID), c)
 }
@@ -302,8 +302,8 @@ func (t *tx) PutLocation(l app.ContactLocation) error {
 	if t.b(bContacts).Get(idKey(l.ContactID)) == nil {
 		return notFound("contact %d not found", l.ContactID)
 	}
-	if err := t.claim(l.ID); err != nil {
-		return notFound("location %d not found", l.ID)
+	if err := t.claim(l.ID, "location"); err != nil {
+		return err
 	}
 	// A location that moves to another contact leaves the old one.
 	if old, ok := t.Location(l.ID); ok && old.ContactID != l.ContactID {
