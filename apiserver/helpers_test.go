@@ -495,3 +495,5 @@ func detail(t testing.TB, r tres) app.ProposalDetail {
 }
 
 func pathf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
