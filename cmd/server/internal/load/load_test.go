@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
@@ -56,7 +57,7 @@ func TestRunAgainstServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(apiserver.New(apiserver.Config{}, st))
+	srv := httptest.NewServer(apiserver.New(apiserver.Config{Logger: slog.New(slog.DiscardHandler)}, st))
 	defer srv.Close()
 	sales, ok := creds.User(demo.MainAccountName, app.RoleSales, true)
 	if !ok {
