@@ -1,6 +1,7 @@
 package syncer
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -218,4 +219,30 @@ func isCertificateError(err error) bool {
 func nothingSent(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// Explain is a sentence for the person using the app about an error of
+// the client or the keyring. Server errors give the server's message,
+// which is written for users.
+func Explain(err error) string {
+	var apiErr *APIError
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, ErrCertificate):
+		return "The server's security certificate was not accepted, so nothing was sent. Ask whoever runs the server to check its certificate."
+	case errors.Is(err, ErrClockSkew):
+		return "The server refused this computer's clock. Check that the date, time and time zone are set correctly."
+	case errors.Is(err, ErrKeyringUnavailable):
+		return "The system keyring is not available, so you will need to sign in again next time you start the app."
+	case errors.Is(err, ErrUnreachable):
+		return "The server cannot be reached right now. Your changes are kept on this computer and will be sent when it can be reached."
+	case errors.Is(err, context.Canceled):
+		return "Cancelled."
+	case errors.Is(err, context.DeadlineExceeded):
+		return "The server took too long to answer. Please try again."
+	case errors.As(err, &apiErr) && apiErr.Err.Message != "":
+		return apiErr.Err.Message
+	}
+	return err.Error()
 }

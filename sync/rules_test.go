@@ -1,7 +1,10 @@
 package syncer
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -227,5 +230,25 @@ func TestBuildURLKeepsABasePath(t *testing.T) {
 	}
 	if _, err := NewClient(Connection{BaseURL: "example.com", AppID: "a", AppSecret: "s"}); err == nil {
 		t.Fatal("a base URL without a scheme was accepted")
+	}
+}
+
+func TestExplain(t *testing.T) {
+	apiErr := &APIError{Status: 409, Err: app.Errorf(app.KindProposalLocked, "Proposal 12 is Accepted and cannot be edited.")}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{nil, ""},
+		{&CertificateError{URL: "https://x", Err: errors.New("x509: unknown authority")}, "certificate"},
+		{&ClockError{Offset: 2 * time.Hour, Err: apiErr}, "clock"},
+		{&NetworkError{Method: "GET", URL: "http://x", Err: errors.New("connection refused")}, "cannot be reached"},
+		{fmt.Errorf("keyring: %w", ErrKeyringUnavailable), "sign in again"},
+		{fmt.Errorf("GET x: %w", context.Canceled), "Cancelled"},
+		{apiErr, "Proposal 12 is Accepted"},
+	} {
+		if got := Explain(c.err); !strings.Contains(got, c.want) {
+			t.Errorf("Explain(%v) = %q, want it to mention %q", c.err, got, c.want)
+		}
 	}
 }
