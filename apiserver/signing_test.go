@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
+	"proposaldesk/apiserver/auth"
 	"proposaldesk/app"
 	"proposaldesk/app/signing"
 )
@@ -217,5 +220,15 @@ func TestEveryResponseHasDateAndRequestID(t *testing.T) {
 		if r.header.Get("Date") == "" || r.header.Get("X-Request-ID") == "" {
 			t.Errorf("%d: headers %v", r.status, r.header)
 		}
+	}
+}
+
+// Unknown users are answered only after a bcrypt compare at the real
+// cost, so timing does not tell them apart from wrong passwords.
+func TestDummyHashHasTheRealCost(t *testing.T) {
+	s := New(Config{Logger: discardLogger()}, nil)
+	cost, err := bcrypt.Cost(s.dummyPasswordHash())
+	if err != nil || cost != auth.PasswordCost {
+		t.Fatalf("cost %d, %v", cost, err)
 	}
 }
