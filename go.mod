@@ -10,6 +10,7 @@ require (
 )
 
 require (
+	fyne.io/fyne/v2 v2.7.1 // indirect
 	github.com/danieljoos/wincred v1.2.3 // indirect
 	github.com/godbus/dbus/v5 v5.2.2 // indirect
 	golang.org/x/net v0.60.0 // indirect
