@@ -1,0 +1,160 @@
+package apiserver
+
+import (
+	"proposaldesk/apiserver/store"
+	"proposaldesk/app"
+)
+
+// peopleResponse is a page of contacts; peopleCount counts every match.
+type peopleResponse struct {
+	People []app.Contact `json:"people"`
+	Count  int           `json:"peopleCount"`
+}
+
+// GET /public/people
+func (s *Server) listPeople(c *call) error {
+	q, err := app.ParseContactQuery(c.r.URL.Query())
+	if err != nil {
+		return err
+	}
+	return s.view(c, func(tx store.Tx) (result, error) {
+		page, count, err := tx.Contacts(q)
+		if err != nil {
+			return result{}, err
+		}
+		if page == nil {
+			page = []app.Contact{}
+		}
+		return jsonResult(peopleResponse{People: page, Count: count})
+	})
+}
+
+func contactOf(tx store.Tx, id int64) (app.Contact, error) {
+	ct, ok := tx.Contact(id)
+	if !ok {
+		return app.Contact{}, app.Errorf(app.KindNotFound, "person %d not found in this account", id)
+	}
+	return ct, nil
+}
+
+// GET /public/people/{PersonId}
+func (s *Server) getPerson(c *call) error {
+	id, err := c.pathID("PersonId")
+	if err != nil {
+		return err
+	}
+	return s.view(c, func(tx store.Tx) (result, error) {
+		ct, err := contactOf(tx, id)
+		if err != nil {
+			return result{}, err
+		}
+		return jsonResult(ct)
+	})
+}
+
+var personFields = []field{
+	{"PartyType", fString}, {"ContactType", fString}, {"FirstName", fString}, {"LastName", fString},
+	{"CompanyName", fString}, {"ContactEmail", fString}, {"ContactPhone", fString},
+}
+
+// POST /public/people
+func (s *Server) createPerson(c *call) error {
+	f, err := c.decodeBody(personFields)
+	if err != nil {
+		return err
+	}
+	str := func(n string) string { v, _ := f.str(n); return v }
+	in := app.NewContact{
+		PartyType: app.PartyType(str("PartyType")), ContactType: app.ContactType(str("ContactType")),
+		FirstName: str("FirstName"), LastName: str("LastName"), CompanyName: str("CompanyName"),
+		ContactEmail: str("ContactEmail"), ContactPhone: str("ContactPhone"),
+	}
+	if _, err := in.Contact(0); err != nil {
+		return err
+	}
+	return s.update(c, func(tx store.Tx) (result, error) {
+		ct, err := in.Contact(tx.NextID())
+		if err != nil {
+			return result{}, err
+		}
+		if err := tx.PutContact(ct); err != nil {
+			return result{}, err
+		}
+		return jsonResult(ct)
+	})
+}
+
+// GET /public/people/{PersonId}/location
+func (s *Server) listLocations(c *call) error {
+	id, err := c.pathID("PersonId")
+	if err != nil {
+		return err
+	}
+	return s.view(c, func(tx store.Tx) (result, error) {
+		if _, err := contactOf(tx, id); err != nil {
+			return result{}, err
+		}
+		locs, err := tx.Locations(id)
+		if err != nil {
+			return result{}, err
+		}
+		if locs == nil {
+			locs = []app.ContactLocation{}
+		}
+		return jsonResult(locs)
+	})
+}
+
+var locationFields = []field{
+	{"Street", fString}, {"Suite", fString}, {"City", fString}, {"PostalCode", fString},
+	{"State", fString}, {"Country", fString}, {"Phone", fString}, {"IsPrimary", fBool}, {"IsBilling", fBool},
+}
+
+// POST /public/people/{PersonId}/location. A new primary location takes
+// the flag from the contact's other locations.
+func (s *Server) createLocation(c *call) error {
+	id, err := c.pathID("PersonId")
+	if err != nil {
+		return err
+	}
+	f, err := c.decodeBody(locationFields)
+	if err != nil {
+		return err
+	}
+	str := func(n string) string { v, _ := f.str(n); return v }
+	in := app.NewLocation{
+		Street: str("Street"), Suite: str("Suite"), City: str("City"), PostalCode: str("PostalCode"),
+		State: str("State"), Country: str("Country"), Phone: str("Phone"),
+		IsPrimary: f.boolean("IsPrimary"), IsBilling: f.boolean("IsBilling"),
+	}
+	if _, err := in.Location(0, id); err != nil {
+		return err
+	}
+	return s.update(c, func(tx store.Tx) (result, error) {
+		if _, err := contactOf(tx, id); err != nil {
+			return result{}, err
+		}
+		loc, err := in.Location(tx.NextID(), id)
+		if err != nil {
+			return result{}, err
+		}
+		if loc.IsPrimary {
+			others, err := tx.Locations(id)
+			if err != nil {
+				return result{}, err
+			}
+			for _, o := range others {
+				if o.IsPrimary {
+					o.IsPrimary = false
+					if err := tx.PutLocation(o); err != nil {
+						return result{}, err
+					}
+				}
+			}
+		}
+		if err := tx.PutLocation(loc); err != nil {
+			return result{}, err
+		}
+		return jsonResult(loc)
+	})
+}

@@ -1,0 +1,155 @@
+// Package apiserver is the HTTP face of the service: the public proposal
+// API of proposal-api.md with the wire details of contract.md, served on
+// net/http's ServeMux.
+//
+// Every route except the key exchange is a signed, account-scoped call:
+// the signing middleware finds the app and the user's API key, checks the
+// subscription and the role's permission for the route's app.Operation,
+// and only then runs the handler. Writes build an app.Mutation and apply
+// it with app.Apply inside one store.Update transaction, together with
+// the Idempotency-Key record when the request carries one.
+package apiserver
+
+import (
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"proposaldesk/apiserver/store"
+	"proposaldesk/app"
+)
+
+// DefaultMaxBodyBytes caps a request body when Config.MaxBodyBytes is 0.
+const DefaultMaxBodyBytes int64 = 1 << 20
+
+// Config configures a Server. The zero value works for a server on
+// loopback: bodies capped at 1 MiB, the real clock, slog's default logger.
+type Config struct {
+	// PublicURL is the base URL clients use, e.g.
+	// "https://proposals.example.com" (no trailing slash needed). The
+	// signed absolute URL is PublicURL + the request URI. When empty, the
+	// URL is built from the request's Host and TLS state.
+	PublicURL string
+	// StrictSigning refuses the compatibility variant of the signature
+	// that covers the URL without its query string.
+	StrictSigning bool
+	// MaxBodyBytes caps request bodies (default 1 MiB); larger is 413.
+	MaxBodyBytes int64
+	// Now is the server's clock (default time.Now).
+	Now func() time.Time
+	// Logger receives one line per request and every internal error
+	// (default slog.Default()).
+	Logger *slog.Logger
+	// TrustForwarded makes the server honour X-Forwarded-Proto,
+	// X-Forwarded-Host and X-Forwarded-For. Set it only behind a proxy
+	// that sets them; otherwise clients could choose the URL that is
+	// signed and the address that is rate-limited.
+	TrustForwarded bool
+}
+
+// Route is one method and path pattern of the router.
+type Route struct {
+	// Method is the HTTP method: GET or POST.
+	Method string
+	// Pattern is the ServeMux path pattern, with Portal's parameter
+	// names: "/public/proposals/{ProposalId}".
+	Pattern string
+	// Operation is the operation the route performs; it decides the
+	// permission and whether an active subscription is needed.
+	Operation app.Operation
+	// Extension marks routes beyond the spec's 15 operations and
+	// Portal's people endpoints (x-extension in the OpenAPI document).
+	Extension bool
+}
+
+// Server is the API's http.Handler.
+type Server struct {
+	cfg     Config
+	st      store.Store
+	log     *slog.Logger
+	now     func() time.Time
+	mux     *http.ServeMux
+	routes  []Route
+	limiter *rateLimiter
+
+	dummyOnce sync.Once
+	dummyHash []byte
+}
+
+// New returns a server over st.
+func New(cfg Config, st store.Store) *Server {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	s := &Server{
+		cfg:     cfg,
+		st:      st,
+		log:     cfg.Logger,
+		now:     cfg.Now,
+		mux:     http.NewServeMux(),
+		limiter: newRateLimiter(exchangeFailureLimit, exchangeFailureWindow),
+	}
+	for _, rt := range s.table() {
+		s.routes = append(s.routes, rt.Route)
+		s.mux.Handle(rt.Method+" "+rt.Pattern, s.signed(rt.Route, rt.h))
+	}
+	return s
+}
+
+// Routes lists every method and pattern the router has, in a stable
+// order, for the OpenAPI coverage test.
+func (s *Server) Routes() []Route { return append([]Route(nil), s.routes...) }
+
+// ServeHTTP serves one request: request ID, logging, panic recovery and
+// the body cap around the router.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.serve(w, r)
+}
+
+type routeDef struct {
+	Route
+	h handlerFunc
+}
+
+// table is the router: every route with its operation and handler.
+func (s *Server) table() []routeDef {
+	r := func(method, pattern string, op app.Operation, ext bool, h handlerFunc) routeDef {
+		return routeDef{Route{Method: method, Pattern: pattern, Operation: op, Extension: ext}, h}
+	}
+	return []routeDef{
+		r("GET", "/public/proposals", app.OpListProposals, false, s.listProposals),
+		r("POST", "/public/proposals", app.OpCreateProposal, false, s.createProposal),
+		r("GET", "/public/proposals/{ProposalId}", app.OpGetProposal, false, s.getProposal),
+		r("POST", "/public/proposals/{ProposalId}", app.OpUpdateProposal, false, s.updateProposal),
+		r("POST", "/public/proposals/{ProposalId}/description", app.OpSetDescription, false, s.setDescription),
+		r("POST", "/public/proposals/{ProposalId}/internalnotes", app.OpSetInternalNotes, false, s.setInternalNotes),
+		r("GET", "/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}", app.OpGetChangeOrder, false, s.getChangeOrder),
+		r("GET", "/public/proposals/{ProposalId}/changeorders", app.OpListChangeOrders, false, s.listChangeOrders),
+		r("POST", "/public/proposals/{ProposalId}/area", app.OpCreateArea, false, s.createArea),
+		r("POST", "/public/proposals/{ProposalId}/area/{AreaId}/option", app.OpCreateOption, false, s.createOption),
+		r("POST", "/public/proposals/{ProposalId}/area-options/{AreaOptionId}/clientdescription", app.OpSetOptionClientDesc, false, s.setOptionClientDescription),
+		r("POST", "/public/proposals/{ProposalId}/area-options/{AreaOptionId}/installernotes", app.OpSetOptionInstaller, false, s.setOptionInstallerNotes),
+		r("POST", "/public/proposals/{ProposalId}/contact/{ContactId}", app.OpAssignContact, false, s.assignContact),
+		r("POST", "/public/proposals/{ProposalId}/location/{LocationId}", app.OpAssignLocation, false, s.assignLocation),
+		r("GET", "/authenticate/apikeyexchange", app.OpKeyExchange, false, s.keyExchange),
+		// Portal's people endpoints.
+		r("GET", "/public/people", app.OpListPeople, false, s.listPeople),
+		r("POST", "/public/people", app.OpCreatePerson, false, s.createPerson),
+		r("GET", "/public/people/{PersonId}", app.OpGetPerson, false, s.getPerson),
+		r("GET", "/public/people/{PersonId}/location", app.OpListLocations, false, s.listLocations),
+		r("POST", "/public/people/{PersonId}/location", app.OpCreateLocation, false, s.createLocation),
+		// Extensions.
+		r("GET", "/public/users", app.OpListUsers, true, s.listUsers),
+		r("GET", "/public/changes", app.OpChanges, true, s.changes),
+		r("POST", "/public/proposals/{ProposalId}/status", app.OpChangeStatus, true, s.changeStatus),
+	}
+}

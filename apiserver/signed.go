@@ -1,0 +1,186 @@
+package apiserver
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"proposaldesk/apiserver/auth"
+	"proposaldesk/apiserver/store"
+	"proposaldesk/app"
+	"proposaldesk/app/signing"
+)
+
+// call is one request to a handler, after the signing middleware.
+type call struct {
+	w     http.ResponseWriter
+	r     *http.Request
+	op    app.Operation
+	now   time.Time
+	appID string
+	// Set for every route but the key exchange.
+	user    store.UserRecord
+	account store.Account
+
+	body     []byte
+	bodyRead bool
+}
+
+// handlerFunc handles one call. It writes its own success response; an
+// error it returns is written as the contract's error body.
+type handlerFunc func(c *call) error
+
+// signed wraps a handler in the signing middleware: signature, timestamp,
+// API key, subscription and permission, in that order.
+func (s *Server) signed(rt Route, h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := &call{w: w, r: r, op: rt.Operation, now: s.now()}
+		if info := infoOf(r); info != nil {
+			info.op = rt.Operation
+		}
+		if err := s.authenticate(c); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if err := h(c); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+var (
+	errCredentialsMissing = app.Errorf(app.KindCredentialsMissing,
+		"You are not authorized. Send the signed headers %s, %s, %s and %s, or a valid session cookie.",
+		signing.HeaderAppID, signing.HeaderDate, signing.HeaderSignature, signing.HeaderUserKey)
+	errSignatureInvalid = &app.Error{Kind: app.KindSignatureInvalid, Message: msgSignatureInvalid}
+	errTimestamp        = app.Errorf(app.KindTimestampOutOfRange,
+		"You are not authorized. %s must be the current time (within %d minutes of the server's Date header) in the form \"Mon, 02 Jan 2006 15:04:05 GMT\".",
+		signing.HeaderDate, int(signing.MaxSkew/time.Minute))
+	errKeyRevoked = app.Errorf(app.KindAPIKeyRevoked,
+		"You are not authorized. This API key has been revoked; sign in again to get a new one.")
+)
+
+// authenticate checks the signed headers and who may make the call.
+func (s *Server) authenticate(c *call) error {
+	r := c.r
+	h := r.Header
+	appID := h.Get(signing.HeaderAppID)
+	ts := h.Get(signing.HeaderDate)
+	sig := h.Get(signing.HeaderSignature)
+	userKey := h.Get(signing.HeaderUserKey)
+	exchange := c.op == app.OpKeyExchange
+	if appID == "" || ts == "" || sig == "" || (!exchange && userKey == "") {
+		return errCredentialsMissing
+	}
+	ctx := r.Context()
+	a, err := s.st.Auth().App(ctx, appID)
+	if err != nil {
+		if app.KindOf(err) == app.KindNotFound || errors.Is(err, store.ErrNotFound) {
+			return errSignatureInvalid
+		}
+		return err
+	}
+	if !s.signatureValid(r, a.Secret, ts, userKey, sig) {
+		return errSignatureInvalid
+	}
+	t, err := signing.ParseDate(ts)
+	if err != nil || !signing.WithinSkew(t, c.now) {
+		return errTimestamp
+	}
+	c.appID = a.ID
+	if exchange {
+		// The user is known only once the exchange checks the password;
+		// a user key sent here is signed but otherwise ignored.
+		return nil
+	}
+
+	key, err := s.st.Auth().KeyByHash(ctx, auth.HashAPIKey(userKey))
+	if err != nil {
+		if app.KindOf(err) == app.KindNotFound {
+			return errSignatureInvalid
+		}
+		return err
+	}
+	if key.Revoked() {
+		return errKeyRevoked
+	}
+	if key.AppID != "" && key.AppID != a.ID {
+		return errSignatureInvalid
+	}
+	u, err := s.st.Auth().User(ctx, key.UserID)
+	if err != nil {
+		if app.KindOf(err) == app.KindNotFound {
+			return errSignatureInvalid
+		}
+		return err
+	}
+	acct, err := s.st.Auth().Account(ctx, u.AccountID)
+	if err != nil {
+		if app.KindOf(err) == app.KindNotFound {
+			return errSignatureInvalid
+		}
+		return err
+	}
+	c.user, c.account = u, acct
+	if info := infoOf(r); info != nil {
+		info.accountID, info.userID = acct.ID, u.ID
+	}
+	if c.op.NeedsSubscription() && !acct.SubscriptionActive(c.now) {
+		return app.Errorf(app.KindSubscriptionInactive,
+			"An active subscription is required: the dealer subscription of this account is inactive or expired.")
+	}
+	return app.Require(u.User, c.op.Permission())
+}
+
+// signatureValid checks the signature over the absolute URL, and unless
+// strict over the URL without its query string.
+func (s *Server) signatureValid(r *http.Request, secret, ts, userKey, sig string) bool {
+	full := s.absoluteURL(r)
+	ct := r.Header.Get("Content-Type")
+	if signing.Valid(secret, signing.Message(r.Method, full, ct, ts, userKey), sig) {
+		return true
+	}
+	if s.cfg.StrictSigning {
+		return false
+	}
+	if i := strings.IndexByte(full, '?'); i >= 0 {
+		return signing.Valid(secret, signing.Message(r.Method, full[:i], ct, ts, userKey), sig)
+	}
+	return false
+}
+
+// absoluteURL is the URL the client used: the public base URL (or scheme
+// and host of the request) and the request URI exactly as sent.
+func (s *Server) absoluteURL(r *http.Request) string {
+	uri := r.RequestURI
+	if uri == "" || uri[0] != '/' {
+		// Absolute-form request line, or a request not from a server:
+		// take the path and query as parsed.
+		uri = r.URL.RequestURI()
+	}
+	if s.cfg.PublicURL != "" {
+		return s.cfg.PublicURL + uri
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	host := r.Host
+	if s.cfg.TrustForwarded {
+		if p := firstForwarded(r.Header.Get("X-Forwarded-Proto")); p != "" {
+			scheme = strings.ToLower(p)
+		}
+		if fh := firstForwarded(r.Header.Get("X-Forwarded-Host")); fh != "" {
+			host = fh
+		}
+	}
+	return scheme + "://" + host + uri
+}
+
+func firstForwarded(v string) string {
+	if i := strings.IndexByte(v, ','); i >= 0 {
+		v = v[:i]
+	}
+	return strings.TrimSpace(v)
+}

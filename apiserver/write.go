@@ -1,0 +1,209 @@
+package apiserver
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"proposaldesk/apiserver/store"
+	"proposaldesk/app"
+)
+
+// IdempotencyWindow is how long an Idempotency-Key answers with its first
+// response.
+const IdempotencyWindow = 24 * time.Hour
+
+// maxIdempotencyKey bounds the Idempotency-Key header.
+const maxIdempotencyKey = 255
+
+// result is a successful response, rendered before it is written so that
+// a write can keep it beside its Idempotency-Key.
+type result struct {
+	status       int
+	body         []byte // nil: no body (204)
+	etag         string
+	lastModified time.Time
+}
+
+// jsonResult renders v as a 200 response.
+func jsonResult(v any) (result, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return result{}, err
+	}
+	return result{status: http.StatusOK, body: b}, nil
+}
+
+// etagOf is the ETag of a proposal version.
+func etagOf(version int64) string { return `"` + strconv.FormatInt(version, 10) + `"` }
+
+// write sends a result.
+func (c *call) write(res result) error {
+	h := c.w.Header()
+	if res.etag != "" {
+		h.Set("ETag", res.etag)
+	}
+	if !res.lastModified.IsZero() {
+		h.Set("Last-Modified", res.lastModified.UTC().Format(http.TimeFormat))
+	}
+	h.Set("Cache-Control", "no-store")
+	if res.body == nil {
+		c.w.WriteHeader(res.status)
+		return nil
+	}
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	c.w.WriteHeader(res.status)
+	c.w.Write(res.body)
+	return nil
+}
+
+// idempotencyKey reads and checks the Idempotency-Key header.
+func (c *call) idempotencyKey() (string, error) {
+	k := c.r.Header.Get("Idempotency-Key")
+	if k == "" {
+		return "", nil
+	}
+	if len(k) > maxIdempotencyKey {
+		return "", app.Invalid("Idempotency-Key", "is longer than %d characters", maxIdempotencyKey)
+	}
+	for i := 0; i < len(k); i++ {
+		if k[i] < 0x21 || k[i] > 0x7e {
+			return "", app.Invalid("Idempotency-Key", "must be printable ASCII without spaces")
+		}
+	}
+	return k, nil
+}
+
+// fingerprint identifies a write for its Idempotency-Key: method, path
+// and body.
+func (c *call) fingerprint() [32]byte {
+	h := sha256.New()
+	h.Write([]byte(c.r.Method))
+	h.Write([]byte{0})
+	h.Write([]byte(c.r.URL.Path))
+	h.Write([]byte{0})
+	h.Write(c.body)
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// update runs a write: fn inside one store transaction, together with the
+// Idempotency-Key record when the request has a key. A key already used
+// by this user within the window answers with the first response without
+// running fn; used for another request it is 409. Only successful
+// responses are recorded: a failed write changes nothing, so sending it
+// again evaluates it again.
+func (s *Server) update(c *call, fn func(tx store.Tx) (result, error)) error {
+	key, err := c.idempotencyKey()
+	if err != nil {
+		return err
+	}
+	if _, err := c.readBody(); err != nil {
+		return err
+	}
+	fp := c.fingerprint()
+	var res result
+	replayed := false
+	err = s.st.Update(c.r.Context(), c.account.ID, func(tx store.Tx) error {
+		if key != "" {
+			rec, found, err := tx.Idempotency(c.user.ID, key, c.now.Add(-IdempotencyWindow))
+			if err != nil {
+				return err
+			}
+			if found {
+				if rec.Fingerprint != fp {
+					return app.Errorf(app.KindIdempotencyKeyReused,
+						"This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.")
+				}
+				res = result{status: rec.Status, body: rec.Body, etag: rec.ETag}
+				replayed = true
+				return nil
+			}
+		}
+		r, err := fn(tx)
+		if err != nil {
+			return err
+		}
+		res = r
+		if key != "" {
+			return tx.PutIdempotency(store.IdempotencyRecord{
+				UserID: c.user.ID, Key: key, Fingerprint: fp,
+				Status: res.status, Body: res.body, ETag: res.etag, CreatedAt: c.now.UTC(),
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if replayed {
+		c.w.Header().Set("Idempotent-Replayed", "true")
+	}
+	return c.write(res)
+}
+
+// ifMatch checks the If-Match header against a proposal's version.
+func (c *call) ifMatch(version int64) error {
+	v := c.r.Header.Get("If-Match")
+	if v == "" {
+		return nil
+	}
+	current := etagOf(version)
+	for _, tag := range strings.Split(v, ",") {
+		tag = strings.TrimSpace(tag)
+		tag = strings.TrimPrefix(tag, "W/")
+		if tag == "*" || tag == current {
+			return nil
+		}
+	}
+	return app.Errorf(app.KindPreconditionFailed,
+		"The proposal has changed since you read it (it is now at version %d, ETag %s). Read it again and reapply your change.", version, current)
+}
+
+// env is the rule engine's environment for a write in tx.
+func (c *call) env(tx store.Tx) app.Env {
+	return app.Env{
+		Now:        c.now,
+		Actor:      c.user.User,
+		Account:    tx.Account().AppAccount(),
+		Directory:  tx,
+		NewID:      tx.NextID,
+		NextNumber: tx.NextNumber,
+	}
+}
+
+// applyMutation runs one proposal write: load, If-Match, app.Apply, store,
+// and answer with the new detail (or with status 204 and no body when
+// noContent).
+func (s *Server) applyMutation(c *call, m app.Mutation, noContent bool) error {
+	return s.update(c, func(tx store.Tx) (result, error) {
+		var cur *app.Proposal
+		if id := m.ProposalID(); id != 0 {
+			p, err := tx.Proposal(id)
+			if err != nil {
+				return result{}, err
+			}
+			if err := c.ifMatch(p.Version); err != nil {
+				return result{}, err
+			}
+			cur = p
+		}
+		next, err := app.Apply(cur, m, c.env(tx))
+		if err != nil {
+			return result{}, err
+		}
+		if err := tx.PutProposal(next); err != nil {
+			return result{}, err
+		}
+		if noContent {
+			return result{status: http.StatusNoContent, etag: etagOf(next.Version)}, nil
+		}
+		res, err := jsonResult(app.DetailView(next, c.user.Role.ViewOptions()))
+		res.etag = etagOf(next.Version)
+		return res, err
+	})
+}
