@@ -27,6 +27,7 @@ import (
 	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/store/boltstore"
 	"proposaldesk/app"
+	"proposaldesk/localstore"
 )
 
 // realServer is the apiserver shared by the integration tests of one test
@@ -338,4 +339,63 @@ func (p *tcpProxy) handle(client net.Conn, step proxyStep) {
 // noKeepAlive is an HTTP client whose every request opens a connection.
 func noKeepAlive() *http.Client {
 	return &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+}
+
+// appUser is the fixture user of role as app's rules see it (the actor
+// of a desktop engine).
+func (s *realServer) appUser(t *testing.T, role app.Role) app.User {
+	t.Helper()
+	u := s.user(t, role, true)
+	return app.User{ID: u.UserID, Email: u.Email, FirstName: string(role), LastName: "User", Role: role, EmailVerified: true}
+}
+
+// openLocal opens a local store at path (a new temp file when "");
+// closed at cleanup unless the test closes it first.
+func openLocal(t testing.TB, path string) *localstore.Store {
+	t.Helper()
+	if path == "" {
+		path = filepath.Join(t.TempDir(), "desk.db")
+	}
+	st, err := localstore.OpenWith(path, localstore.Options{Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatalf("open local store: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// desk is one desktop: a local store, a client and an engine.
+type desk struct {
+	st  *localstore.Store
+	c   *Client
+	eng *Engine
+}
+
+// newDesk signs in as role through baseURL and returns a desktop over a
+// fresh local store (or st when given).
+func (s *realServer) newDesk(t *testing.T, baseURL string, role app.Role, st *localstore.Store, copts []Option, eopts ...EngineOption) *desk {
+	t.Helper()
+	if st == nil {
+		st = openLocal(t, "")
+	}
+	c := s.signedIn(t, baseURL, role, copts...)
+	return &desk{st: st, c: c, eng: NewEngine(st, c, s.appUser(t, role), eopts...)}
+}
+
+// sync runs one sync and fails the test on error.
+func (d *desk) sync(t *testing.T) {
+	t.Helper()
+	if err := d.eng.SyncOnce(bg); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+}
+
+// edit applies a mutation locally and fails the test on error.
+func (d *desk) edit(t *testing.T, id int64, m app.Mutation) *app.Proposal {
+	t.Helper()
+	p, err := d.eng.Edit(bg, id, m)
+	if err != nil {
+		t.Fatalf("edit %s of %d: %v", m.Kind(), id, err)
+	}
+	return p
 }
