@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"proposaldesk/apiserver/auth"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/store/boltstore"
@@ -39,7 +41,9 @@ var (
 
 func passwordHash(t testing.TB) []byte {
 	pwOnce.Do(func() {
-		h, err := auth.HashPassword(testPassword)
+		// The minimum cost keeps tests quick (bcrypt at the real cost takes
+		// seconds under the race detector); checking works at any cost.
+		h, err := bcrypt.GenerateFromPassword([]byte(testPassword), bcrypt.MinCost)
 		if err != nil {
 			panic(err)
 		}
@@ -134,6 +138,8 @@ func newEnv(t testing.TB, cfg ...func(*Config)) *tenv {
 		f(&c)
 	}
 	e.s = New(c, st)
+	// Unknown users are compared against a cheap hash too.
+	e.s.dummyOnce.Do(func() { e.s.dummyHash = passwordHash(t) })
 	e.srv = httptest.NewServer(e.s)
 	t.Cleanup(e.srv.Close)
 	return e
@@ -495,3 +501,5 @@ func detail(t testing.TB, r tres) app.ProposalDetail {
 }
 
 func pathf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -542,3 +542,39 @@ func TestBackupUnderLoad(t *testing.T) {
 		return nil
 	})
 }
+
+func TestRestore(t *testing.T) {
+	f := newFixture(t)
+	var buf bytes.Buffer
+	if _, err := f.s.Backup(ctx, &buf); err != nil {
+		t.Fatal(err)
+	}
+	id := f.s.StoreID()
+	path := f.s.db.Path()
+	// Not while the server holds the file.
+	if err := Restore(bytes.NewReader(buf.Bytes()), path); !errors.Is(err, ErrInUse) {
+		t.Errorf("restore over a live file: %v", err)
+	}
+	if err := Restore(bytes.NewReader([]byte("not a database")), filepath.Join(t.TempDir(), "x.db")); err == nil {
+		t.Error("restored garbage")
+	}
+	f.s.Update(ctx, f.a, func(tx store.Tx) error { return tx.PutProposal(newProposal(tx, "after backup", nil)) })
+	f.s.Close()
+	if err := Restore(bytes.NewReader(buf.Bytes()), path); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.StoreID() == id || s.StoreID() == "" {
+		t.Error("restore kept the store ID")
+	}
+	s.View(ctx, f.a, func(tx store.Tx) error {
+		if ids, _ := tx.ProposalIDs(); !slices.Equal(ids, []int64{f.proposalA}) {
+			t.Errorf("restored proposals %v", ids)
+		}
+		return nil
+	})
+}

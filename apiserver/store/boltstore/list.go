@@ -1,6 +1,7 @@
 package boltstore
 
 import (
+	"cmp"
 	"container/heap"
 	"fmt"
 	"slices"
@@ -172,7 +173,10 @@ func selectPage(q *app.ListQuery, matched []*app.ListEntry) []*app.ListEntry {
 	}
 	k := min(start+q.PageSize, len(matched))
 	var sorted []*app.ListEntry
-	if k*4 < len(matched) {
+	// Name sorts lower-case each key once in sortEntries, which beats the
+	// heap's lower-casing at every comparison.
+	byName := q.SortBy == app.SortName || q.SortBy == app.SortClientName
+	if k*4 < len(matched) && !byName {
 		h := &topK{q: q}
 		for _, e := range matched {
 			if h.Len() < k {
@@ -210,8 +214,9 @@ func (h *topK) Pop() any {
 }
 
 // sortEntries sorts by q.Compare. Name sorts lower-case each name once
-// instead of at every comparison (q.Compare's primary key for them is the
-// lower-cased name); equal keys are left to q.Compare itself.
+// instead of at every comparison, with q.Compare's order: the lower-cased
+// name, then the ID, both reversed when descending. TestListEqualsSelect
+// holds it to q.Compare.
 func sortEntries(q *app.ListQuery, s []*app.ListEntry) {
 	var key func(*app.ListEntry) string
 	switch q.SortBy {
@@ -232,13 +237,12 @@ func sortEntries(q *app.ListQuery, s []*app.ListEntry) {
 		ks[i] = keyed{strings.ToLower(key(e)), e}
 	}
 	slices.SortFunc(ks, func(a, b keyed) int {
-		if c := strings.Compare(a.k, b.k); c != 0 {
-			if q.Descending {
-				return -c
-			}
-			return c
+		// Equal keys tie-break on ID, as q.Compare does.
+		c := cmp.Or(strings.Compare(a.k, b.k), cmp.Compare(a.e.ID, b.e.ID))
+		if q.Descending {
+			return -c
 		}
-		return q.Compare(a.e, b.e)
+		return c
 	})
 	for i := range ks {
 		s[i] = ks[i].e
