@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"proposaldesk/apiserver/auth"
+	"proposaldesk/apiserver/store"
+	"proposaldesk/cmd/server/internal/load"
+)
+
+func dataFlag(fs interface {
+	StringVar(*string, string, string, string)
+}, p *string) {
+	fs.StringVar(p, "data", "./data", "data `folder` (as given to serve)")
+}
+
+func cmdAccountsCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var data string
+	var in accountIn
+	fs := newFlags("accounts create", "accounts create --name NAME [flags]\n\nAdds a dealer account and prints its ID.", stderr)
+	dataFlag(fs, &data)
+	fs.StringVar(&in.Name, "name", "", "dealer company `name` (required)")
+	fs.IntVar(&in.SubscriptionDays, "subscription-days", 365, "the subscription is active for this many `days` from now")
+	fs.StringVar(&in.Phone, "phone", "", "company phone")
+	fs.StringVar(&in.Website, "website", "", "company web site URL")
+	fs.StringVar(&in.State, "state", "", "two-letter US `state` of the dealer's office (dealer-location tax)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if in.Name == "" {
+		fs.Usage()
+		return errUsage
+	}
+	var out store.Account
+	if err := callAdmin(ctx, data, "accounts.create", true, in, &out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "account %d %q created; subscription until %s\n", out.ID, out.Name, out.SubscriptionExpiry.Format(time.DateOnly))
+	return nil
+}
+
+// Connection is a connection file: what a client needs to reach the
+// server as an app.
+type Connection struct {
+	BaseURL   string `json:"baseUrl"`
+	AppID     string `json:"appId"`
+	AppSecret string `json:"appSecret"`
+}
+
+func cmdAppsCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var data, outFile, baseURL string
+	var in appIn
+	fs := newFlags("apps create", "apps create --name NAME [--out FILE] [flags]\n\n"+
+		"Adds a client app and prints its ID and secret. The secret is shown once and\n"+
+		"cannot be read back; with --out it is also written, with the base URL, to a\n"+
+		"connection file {baseUrl, appId, appSecret} of mode 0600.", stderr)
+	dataFlag(fs, &data)
+	fs.StringVar(&in.Name, "name", "", "app `name` (required), e.g. \"Proposal Desk desktop\"")
+	fs.StringVar(&outFile, "out", "", "write a connection file to this `path` (mode 0600)")
+	fs.StringVar(&baseURL, "base-url", "http://127.0.0.1:8080", "the server's base `URL` for the connection file")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if in.Name == "" {
+		fs.Usage()
+		return errUsage
+	}
+	var out appOut
+	if err := callAdmin(ctx, data, "apps.create", true, in, &out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "appId:     %s\nappSecret: %s\n(the secret is shown only now)\n", out.AppID, out.AppSecret)
+	if outFile != "" {
+		b, _ := json.MarshalIndent(Connection{BaseURL: baseURL, AppID: out.AppID, AppSecret: out.AppSecret}, "", "  ")
+		if err := writeFileAtomic(outFile, append(b, '\n'), 0o600); err != nil {
+			return fmt.Errorf("app created, but the connection file was not written: %w", err)
+		}
+		fmt.Fprintf(stdout, "connection file written to %s\n", outFile)
+	}
+	return nil
+}
+
+func cmdUsersCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var data string
+	var in userIn
+	fs := newFlags("users create", "users create --account ID --email EMAIL --role ROLE [flags]\n\n"+
+		"Adds a user. Without --password (or PD_PASSWORD) a random password is made\n"+
+		"and printed once.", stderr)
+	dataFlag(fs, &data)
+	fs.Int64Var(&in.AccountID, "account", 0, "account `ID` (required)")
+	fs.StringVar(&in.Email, "email", "", "login email (required)")
+	fs.StringVar(&in.FirstName, "first-name", "", "first name")
+	fs.StringVar(&in.LastName, "last-name", "", "last name")
+	fs.StringVar(&in.Role, "role", "Sales", "`role`: Admin, Sales or Viewer")
+	fs.BoolVar(&in.Verified, "verified", true, "the email address is verified (unverified users cannot log in)")
+	fs.StringVar(&in.Password, "password", "", "initial password (prefer PD_PASSWORD to keep it out of the process list)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if in.AccountID == 0 || in.Email == "" {
+		fs.Usage()
+		return errUsage
+	}
+	generated := in.Password == ""
+	if generated {
+		p, err := auth.RandomPassword()
+		if err != nil {
+			return err
+		}
+		in.Password = p
+	}
+	var out userOut
+	if err := callAdmin(ctx, data, "users.create", false, in, &out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "user %d %s (%s) created in account %d\n", out.UserID, out.Email, out.Role, out.AccountID)
+	if generated {
+		fmt.Fprintf(stdout, "password: %s\n(shown only now)\n", in.Password)
+	}
+	return nil
+}
+
+func cmdUsersList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var data string
+	var accountID int64
+	var asJSON bool
+	fs := newFlags("users list", "users list --account ID [flags]\n\nLists the users of an account.", stderr)
+	dataFlag(fs, &data)
+	fs.Int64Var(&accountID, "account", 0, "account `ID` (required)")
+	fs.BoolVar(&asJSON, "json", false, "print JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if accountID == 0 {
+		fs.Usage()
+		return errUsage
+	}
+	var out []userOut
+	if err := callAdmin(ctx, data, "users.list", false, map[string]int64{"accountId": accountID}, &out); err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tROLE\tVERIFIED")
+	for _, u := range out {
+		fmt.Fprintf(tw, "%d\t%s\t%s %s\t%s\t%v\n", u.UserID, u.Email, u.FirstName, u.LastName, u.Role, u.EmailVerified)
+	}
+	return tw.Flush()
+}
+
+func cmdUsersRevokeKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var data string
+	var in revokeIn
+	fs := newFlags("users revoke-keys", "users revoke-keys --email EMAIL [flags]\n\n"+
+		"Revokes every API key of the user (all devices); they log in again.", stderr)
+	dataFlag(fs, &data)
+	fs.StringVar(&in.Email, "email", "", "the user's login email (required)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if in.Email == "" {
+		fs.Usage()
+		return errUsage
+	}
+	var out revokeOut
+	if err := callAdmin(ctx, data, "users.revoke-keys", false, in, &out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "revoked %d key(s) of user %d\n", out.Revoked, out.UserID)
+	return nil
+}
+
+func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var data, out string
+	fs := newFlags("backup", "backup --out FILE [flags]\n\n"+
+		"Writes a consistent copy of the database to FILE (mode 0600), whether or not\n"+
+		"the server is running: without a server it opens the database itself; with\n"+
+		"one it asks the server over DATA/admin.sock, which streams a snapshot taken\n"+
+		"in a read transaction while requests continue. FILE appears only complete.", stderr)
+	dataFlag(fs, &data)
+	fs.StringVar(&out, "out", "", "backup `file` to write (required)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if out == "" {
+		fs.Usage()
+		return errUsage
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	if err := tmp.Chmod(0o600); err != nil {
+		return err
+	}
+	var n int64
+	err = withStore(ctx, data, false, func(st store.Store) error {
+		var err error
+		n, err = st.Backup(ctx, tmp)
+		return err
+	}, func(c *http.Client) error {
+		resp, err := c.Get("http://admin/backup")
+		if err != nil {
+			return fmt.Errorf("admin socket: %w", err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("admin socket: HTTP %d", resp.StatusCode)
+		}
+		n, err = io.Copy(tmp, resp.Body)
+		if err != nil {
+			return err
+		}
+		if e := resp.Trailer.Get("X-Backup-Error"); e != "" {
+			return errors.New("server: " + e)
+		}
+		if want := resp.Trailer.Get("X-Backup-Bytes"); want != strconv.FormatInt(n, 10) {
+			return fmt.Errorf("backup truncated: got %d bytes, server sent %q", n, want)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "backup of %d bytes written to %s\n", n, out)
+	return nil
+}
+
+func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cfg load.Config
+	var connFile string
+	var asJSON bool
+	fs := newFlags("load", "load --connection-file FILE --user EMAIL --password PW [flags]\n\n"+
+		"Load-tests a running server: exchanges the user's password for an API key,\n"+
+		"then N clients each send signed requests back to back for the duration, over\n"+
+		"keep-alive connections, and the throughput, latency percentiles (p50/p90/p99)\n"+
+		"and errors are printed. Scenarios: get (a random proposal of the first 1,000),\n"+
+		"list (text search), create-area (areas on the client's own new proposals;\n"+
+		"writes data), mixed (70% get, 20% list, 10% create-area). Only loopback URLs\n"+
+		"are loaded unless --allow-remote. The connection file is a demo.json or an\n"+
+		"\"apps create --out\" file; --url overrides its baseUrl.", stderr)
+	fs.StringVar(&cfg.BaseURL, "url", "", "server base `URL` (default: the connection file's baseUrl)")
+	fs.StringVar(&connFile, "connection-file", "", "`file` with {baseUrl, appId, appSecret} (demo.json works)")
+	fs.StringVar(&cfg.User, "user", "", "user `email`")
+	fs.StringVar(&cfg.Password, "password", "", "user password (prefer PD_PASSWORD)")
+	fs.IntVar(&cfg.Clients, "clients", 8, "concurrent clients `N`")
+	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "how long to run")
+	fs.StringVar(&cfg.Scenario, "scenario", "get", "get, list, create-area or mixed")
+	fs.StringVar(&cfg.SearchText, "search", "residence", "SearchText of the list scenario")
+	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a base URL that is not loopback")
+	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if connFile == "" || cfg.User == "" || cfg.Password == "" {
+		fs.Usage()
+		return errUsage
+	}
+	b, err := os.ReadFile(connFile)
+	if err != nil {
+		return err
+	}
+	var conn Connection
+	if err := json.Unmarshal(b, &conn); err != nil {
+		return fmt.Errorf("%s: %w", connFile, err)
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = conn.BaseURL
+	}
+	cfg.AppID, cfg.AppSecret = conn.AppID, conn.AppSecret
+	res, err := load.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return json.NewEncoder(stdout).Encode(res)
+	}
+	fmt.Fprint(stdout, res)
+	return nil
+}

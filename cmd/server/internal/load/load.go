@@ -1,0 +1,402 @@
+// Package load is the `server load` command: a closed-loop load generator
+// that signs its requests as a real client does. N clients each send one
+// request at a time for a fixed duration over keep-alive connections; the
+// result is throughput, latency percentiles and error counts.
+package load
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"proposaldesk/app/signing"
+)
+
+// Scenarios the generator knows.
+const (
+	ScenarioGet        = "get"         // GET a random proposal of the first pages
+	ScenarioList       = "list"        // GET the list with a text search
+	ScenarioCreateArea = "create-area" // POST an area to the client's own proposal
+	ScenarioMixed      = "mixed"       // 70% get, 20% list, 10% create-area
+)
+
+// Scenarios lists the valid scenario names.
+var Scenarios = []string{ScenarioGet, ScenarioList, ScenarioCreateArea, ScenarioMixed}
+
+// Config is one load run.
+type Config struct {
+	BaseURL   string // e.g. http://127.0.0.1:8080
+	AppID     string
+	AppSecret string
+	User      string // email
+	Password  string
+	Clients   int
+	Duration  time.Duration
+	Scenario  string
+	// SearchText is the list scenario's SearchText (default "residence").
+	SearchText string
+	// AllowRemote permits a base URL that is not loopback. Off by
+	// default: a load run is a small denial of service.
+	AllowRemote bool
+	// AreasPerProposal bounds how large a create-area proposal grows
+	// before the client starts a new one (default 40).
+	AreasPerProposal int
+}
+
+// Result is what a run measured.
+type Result struct {
+	Scenario   string         `json:"scenario"`
+	Clients    int            `json:"clients"`
+	Elapsed    time.Duration  `json:"elapsed"`
+	Requests   int            `json:"requests"`
+	Errors     int            `json:"errors"`
+	ErrorKinds map[string]int `json:"errorKinds"` // "HTTP 409", "transport"
+	Throughput float64        `json:"throughput"` // successful+failed requests per second
+	P50        time.Duration  `json:"p50"`
+	P90        time.Duration  `json:"p90"`
+	P99        time.Duration  `json:"p99"`
+	Max        time.Duration  `json:"max"`
+}
+
+// String is the human report.
+func (r Result) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "scenario %s, %d clients, %s\n", r.Scenario, r.Clients, r.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(&b, "requests  %d (%.1f/s)\n", r.Requests, r.Throughput)
+	fmt.Fprintf(&b, "latency   p50 %s  p90 %s  p99 %s  max %s\n", ms(r.P50), ms(r.P90), ms(r.P99), ms(r.Max))
+	fmt.Fprintf(&b, "errors    %d", r.Errors)
+	keys := make([]string, 0, len(r.ErrorKinds))
+	for k := range r.ErrorKinds {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "  %s: %d", k, r.ErrorKinds[k])
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond)) }
+
+// client is the signing HTTP client shared by the workers.
+type client struct {
+	base    string
+	appID   string
+	secret  string
+	userKey string
+	hc      *http.Client
+}
+
+// do sends a signed request and returns the status and body.
+func (c *client) do(ctx context.Context, method, pathAndQuery string, body any) (int, []byte, error) {
+	u := c.base + pathAndQuery
+	var rd io.Reader
+	ct := ""
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return 0, nil, err
+		}
+		rd = bytes.NewReader(b)
+		ct = "application/json"
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	if ct != "" {
+		req.Header.Set("Content-Type", ct)
+	}
+	for k, v := range (signing.Request{Method: method, URL: u, ContentType: ct, AppID: c.appID,
+		Secret: c.secret, UserKey: c.userKey, Now: time.Now()}).Headers() {
+		req.Header.Set(k, v)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, err
+}
+
+// CheckLoopback refuses a base URL whose host is not a loopback address.
+func CheckLoopback(base string) error {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("load: %q is not an absolute URL", base)
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("load: %s is not a loopback address; pass --allow-remote to load a remote server", host)
+	}
+	return nil
+}
+
+// Exchange performs the key exchange and returns the user API key and
+// the user's ID.
+func Exchange(ctx context.Context, hc *http.Client, base, appID, secret, user, password string) (key string, userID int64, err error) {
+	c := &client{base: strings.TrimRight(base, "/"), appID: appID, secret: secret, hc: hc}
+	q := url.Values{"UserName": {user}, "Password": {password}}
+	status, body, err := c.do(ctx, http.MethodGet, "/authenticate/apikeyexchange?"+q.Encode(), nil)
+	if err != nil {
+		return "", 0, fmt.Errorf("key exchange: %w", err)
+	}
+	if status != http.StatusOK {
+		return "", 0, fmt.Errorf("key exchange: HTTP %d: %s", status, truncate(body))
+	}
+	var resp struct {
+		UserID string            `json:"userId"`
+		Meta   map[string]string `json:"meta"`
+	}
+	if err := json.Unmarshal(body, &resp); err != nil {
+		return "", 0, fmt.Errorf("key exchange: %w", err)
+	}
+	key = resp.Meta["apiKey"]
+	if key == "" {
+		return "", 0, errors.New("key exchange: no meta.apiKey in the response")
+	}
+	userID, _ = strconv.ParseInt(resp.UserID, 10, 64)
+	return key, userID, nil
+}
+
+func truncate(b []byte) string {
+	if len(b) > 300 {
+		return string(b[:300]) + "…"
+	}
+	return string(b)
+}
+
+// Run runs the load and returns what it measured.
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	if cfg.Clients <= 0 {
+		cfg.Clients = 1
+	}
+	if cfg.Duration <= 0 {
+		cfg.Duration = 10 * time.Second
+	}
+	if cfg.SearchText == "" {
+		cfg.SearchText = "residence"
+	}
+	if cfg.AreasPerProposal <= 0 {
+		cfg.AreasPerProposal = 40
+	}
+	if !slices.Contains(Scenarios, cfg.Scenario) {
+		return Result{}, fmt.Errorf("load: unknown scenario %q (one of %s)", cfg.Scenario, strings.Join(Scenarios, ", "))
+	}
+	if !cfg.AllowRemote {
+		if err := CheckLoopback(cfg.BaseURL); err != nil {
+			return Result{}, err
+		}
+	}
+	tr := &http.Transport{
+		Proxy:               nil, // never send load through a proxy
+		MaxIdleConns:        cfg.Clients * 2,
+		MaxIdleConnsPerHost: cfg.Clients,
+		IdleConnTimeout:     90 * time.Second,
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	key, userID, err := Exchange(ctx, hc, cfg.BaseURL, cfg.AppID, cfg.AppSecret, cfg.User, cfg.Password)
+	if err != nil {
+		return Result{}, err
+	}
+	c := &client{base: strings.TrimRight(cfg.BaseURL, "/"), appID: cfg.AppID, secret: cfg.AppSecret, userKey: key, hc: hc}
+
+	var ids []int64
+	if cfg.Scenario == ScenarioGet || cfg.Scenario == ScenarioMixed {
+		ids, err = proposalIDs(ctx, c)
+		if err != nil {
+			return Result{}, err
+		}
+	}
+
+	type workerResult struct {
+		lat    []time.Duration
+		errors map[string]int
+		err    error
+	}
+	results := make([]workerResult, cfg.Clients)
+	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
+	defer cancel()
+	start := time.Now()
+	deadline := start.Add(cfg.Duration)
+	var wg sync.WaitGroup
+	for w := range cfg.Clients {
+		wg.Go(func() {
+			res := &results[w]
+			res.errors = map[string]int{}
+			r := rand.New(rand.NewPCG(uint64(w), uint64(start.UnixNano())))
+			wk := &worker{c: c, cfg: &cfg, id: w, r: r, ids: ids, userID: userID}
+			for time.Now().Before(deadline) {
+				t0 := time.Now()
+				status, err := wk.one(runCtx)
+				d := time.Since(t0)
+				if runCtx.Err() != nil && err != nil {
+					break // cut off by the end of the run: not a server error
+				}
+				res.lat = append(res.lat, d)
+				switch {
+				case err != nil:
+					res.errors["transport"]++
+				case status < 200 || status > 299:
+					res.errors[fmt.Sprintf("HTTP %d", status)]++
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+
+	out := Result{Scenario: cfg.Scenario, Clients: cfg.Clients, Elapsed: elapsed, ErrorKinds: map[string]int{}}
+	var all []time.Duration
+	for _, res := range results {
+		all = append(all, res.lat...)
+		for k, v := range res.errors {
+			out.ErrorKinds[k] += v
+			out.Errors += v
+		}
+	}
+	out.Requests = len(all)
+	out.Throughput = float64(out.Requests) / elapsed.Seconds()
+	slices.Sort(all)
+	out.P50, out.P90, out.P99 = percentile(all, 50), percentile(all, 90), percentile(all, 99)
+	if len(all) > 0 {
+		out.Max = all[len(all)-1]
+	}
+	return out, nil
+}
+
+// percentile is the nearest-rank percentile of sorted durations.
+func percentile(sorted []time.Duration, p int) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	rank := (p*len(sorted) + 99) / 100 // ceil(p/100 * n)
+	return sorted[max(0, min(len(sorted)-1, rank-1))]
+}
+
+// proposalIDs collects up to 1,000 proposal IDs (five pages of 200) for
+// the get scenario.
+func proposalIDs(ctx context.Context, c *client) ([]int64, error) {
+	var ids []int64
+	for page := 1; page <= 5; page++ {
+		status, body, err := c.do(ctx, http.MethodGet, fmt.Sprintf("/public/proposals?PageSize=200&PageNumber=%d", page), nil)
+		if err != nil {
+			return nil, fmt.Errorf("list proposals: %w", err)
+		}
+		if status != http.StatusOK {
+			return nil, fmt.Errorf("list proposals: HTTP %d: %s", status, truncate(body))
+		}
+		var resp struct {
+			Proposals []struct {
+				ID int64 `json:"id"`
+			} `json:"proposals"`
+		}
+		if err := json.Unmarshal(body, &resp); err != nil {
+			return nil, fmt.Errorf("list proposals: %w", err)
+		}
+		for _, p := range resp.Proposals {
+			ids = append(ids, p.ID)
+		}
+		if len(resp.Proposals) < 200 {
+			break
+		}
+	}
+	if len(ids) == 0 {
+		return nil, errors.New("load: the account has no proposals to get")
+	}
+	return ids, nil
+}
+
+// worker is one client's state.
+type worker struct {
+	c        *client
+	cfg      *Config
+	id       int
+	r        *rand.Rand
+	ids      []int64
+	userID   int64
+	proposal int64 // create-area: the proposal being filled
+	areas    int
+	seq      int
+}
+
+// one sends one request of the scenario.
+func (w *worker) one(ctx context.Context) (int, error) {
+	switch w.cfg.Scenario {
+	case ScenarioGet:
+		return w.get(ctx)
+	case ScenarioList:
+		return w.list(ctx)
+	case ScenarioCreateArea:
+		return w.createArea(ctx)
+	default:
+		switch n := w.r.IntN(10); {
+		case n < 7:
+			return w.get(ctx)
+		case n < 9:
+			return w.list(ctx)
+		default:
+			return w.createArea(ctx)
+		}
+	}
+}
+
+func (w *worker) get(ctx context.Context) (int, error) {
+	id := w.ids[w.r.IntN(len(w.ids))]
+	status, _, err := w.c.do(ctx, http.MethodGet, "/public/proposals/"+strconv.FormatInt(id, 10), nil)
+	return status, err
+}
+
+func (w *worker) list(ctx context.Context) (int, error) {
+	q := url.Values{"SearchText": {w.cfg.SearchText}, "PageNumber": {strconv.Itoa(1 + w.r.IntN(3))}}
+	status, _, err := w.c.do(ctx, http.MethodGet, "/public/proposals?"+q.Encode(), nil)
+	return status, err
+}
+
+// createArea adds an area to the worker's own proposal. When the current
+// proposal is full (or at the start) it first creates a new one; that
+// request's latency then includes the create, once every
+// AreasPerProposal areas.
+func (w *worker) createArea(ctx context.Context) (int, error) {
+	if w.proposal == 0 || w.areas >= w.cfg.AreasPerProposal {
+		name := fmt.Sprintf("Load test %d-%d", w.id, w.seq)
+		status, body, err := w.c.do(ctx, http.MethodPost, "/public/proposals",
+			map[string]any{"SalesPersonId": w.userID, "Name": name})
+		if err != nil || status != http.StatusOK {
+			return status, err
+		}
+		var p struct {
+			ID int64 `json:"id"`
+		}
+		if err := json.Unmarshal(body, &p); err != nil || p.ID == 0 {
+			return 0, fmt.Errorf("create proposal: bad response")
+		}
+		w.proposal, w.areas = p.ID, 0
+	}
+	w.seq++
+	w.areas++
+	status, _, err := w.c.do(ctx, http.MethodPost, "/public/proposals/"+strconv.FormatInt(w.proposal, 10)+"/area",
+		map[string]any{"Name": fmt.Sprintf("Room %d-%d", w.id, w.seq)})
+	return status, err
+}

@@ -1,0 +1,89 @@
+package load
+
+import (
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"proposaldesk/apiserver"
+	"proposaldesk/apiserver/demo"
+	"proposaldesk/apiserver/store/boltstore"
+	"proposaldesk/app"
+)
+
+func TestPercentile(t *testing.T) {
+	var d []time.Duration
+	for i := 1; i <= 100; i++ {
+		d = append(d, time.Duration(i))
+	}
+	for p, want := range map[int]time.Duration{50: 50, 90: 90, 99: 99, 100: 100, 1: 1} {
+		if got := percentile(d, p); got != want {
+			t.Errorf("p%d = %d, want %d", p, got, want)
+		}
+	}
+	if percentile(nil, 50) != 0 || percentile(d[:1], 99) != 1 {
+		t.Error("edge cases")
+	}
+}
+
+func TestCheckLoopback(t *testing.T) {
+	for _, ok := range []string{"http://127.0.0.1:8080", "http://localhost:1", "https://[::1]:443", "http://127.9.9.9"} {
+		if err := CheckLoopback(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"http://10.0.0.1", "https://example.com", "not a url", "http://192.168.1.1:80"} {
+		if err := CheckLoopback(bad); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	if _, err := Run(context.Background(), Config{BaseURL: "http://example.com", Scenario: ScenarioGet}); err == nil {
+		t.Error("Run accepted a remote URL")
+	}
+}
+
+// TestRunAgainstServer runs every scenario briefly against a real
+// in-process server on loopback with the demo data.
+func TestRunAgainstServer(t *testing.T) {
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "load.db"), boltstore.WithNoSync())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	creds, err := demo.Seed(context.Background(), st, demo.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(apiserver.New(apiserver.Config{Logger: slog.New(slog.DiscardHandler)}, st))
+	defer srv.Close()
+	sales, ok := creds.User(demo.MainAccountName, app.RoleSales, true)
+	if !ok {
+		t.Fatal("no sales user")
+	}
+	for _, sc := range []struct {
+		name string
+		d    time.Duration
+	}{{ScenarioMixed, time.Second}, {ScenarioGet, 300 * time.Millisecond}, {ScenarioList, 300 * time.Millisecond}, {ScenarioCreateArea, 300 * time.Millisecond}} {
+		res, err := Run(context.Background(), Config{
+			BaseURL: srv.URL, AppID: creds.AppID, AppSecret: creds.AppSecret,
+			User: sales.Email, Password: sales.Password, Clients: 4, Duration: sc.d, Scenario: sc.name,
+			AreasPerProposal: 5,
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", sc.name, err)
+		}
+		t.Logf("\n%s", res)
+		if res.Requests < 1 {
+			t.Errorf("%s: only %d requests", sc.name, res.Requests)
+		}
+		if res.Errors != 0 {
+			t.Errorf("%s: %d errors: %v", sc.name, res.Errors, res.ErrorKinds)
+		}
+		if !(0 < res.P50 && res.P50 <= res.P90 && res.P90 <= res.P99 && res.P99 <= res.Max) {
+			t.Errorf("%s: percentiles out of order: %s", sc.name, res)
+		}
+	}
+}

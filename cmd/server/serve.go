@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"proposaldesk/apiserver"
+	"proposaldesk/apiserver/demo"
+	"proposaldesk/apiserver/store/boltstore"
+)
+
+// Files inside the data folder.
+const (
+	dbFile     = "proposals.db"
+	demoFile   = "demo.json"
+	socketFile = "admin.sock"
+)
+
+const serveSynopsis = `serve [flags]
+
+Runs the API on --addr with its data in --data (created if missing; the
+database is DATA/proposals.db). Stops gracefully on SIGINT or SIGTERM:
+in-flight requests finish (up to --shutdown-timeout), then the database
+is closed.
+
+With --demo, the first start seeds demo accounts, users and proposals and
+every start writes DATA/demo.json (mode 0600) with the listening base URL,
+the demo app's ID and secret and every demo user's password. Passwords are
+random per data folder. --demo-proposals N grows the main demo account to
+N proposals.
+
+Outside loopback, serve TLS (--tls-cert and --tls-key) or run behind a
+TLS-terminating proxy and set --public-url to the URL clients use.`
+
+type serveFlags struct {
+	addr, data, publicURL, tlsCert, tlsKey, logFormat string
+	demo, strict, trustForwarded                      bool
+	demoProposals                                     int
+	shutdownTimeout                                   time.Duration
+}
+
+func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f serveFlags
+	fs := newFlags("serve", serveSynopsis, stderr)
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on (port 0 picks a free port)")
+	fs.StringVar(&f.data, "data", "./data", "data `folder`")
+	fs.BoolVar(&f.demo, "demo", false, "seed demo data on first start and write DATA/demo.json")
+	fs.IntVar(&f.demoProposals, "demo-proposals", 0, "with --demo, grow the main demo account to `N` proposals")
+	fs.StringVar(&f.publicURL, "public-url", "", "base `URL` clients use (behind a proxy); signatures are checked against it")
+	fs.BoolVar(&f.strict, "strict-signing", false, "refuse the compatibility signature over the URL without its query string")
+	fs.StringVar(&f.tlsCert, "tls-cert", "", "TLS certificate `file` (PEM); serve HTTPS with --tls-key")
+	fs.StringVar(&f.tlsKey, "tls-key", "", "TLS private key `file` (PEM)")
+	fs.BoolVar(&f.trustForwarded, "trust-forwarded", false, "honour X-Forwarded-Proto/Host/For (only behind a proxy that sets them)")
+	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight requests may take to finish on shutdown")
+	fs.StringVar(&f.logFormat, "log-format", "auto", "log format: auto (JSON unless stderr is a terminal), json or text")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if (f.tlsCert == "") != (f.tlsKey == "") {
+		return errors.New("--tls-cert and --tls-key go together")
+	}
+	if f.demoProposals > 0 && !f.demo {
+		return errors.New("--demo-proposals needs --demo")
+	}
+	log := newLogger(stderr, f.logFormat)
+	slog.SetDefault(log)
+
+	if err := os.MkdirAll(f.data, 0o700); err != nil {
+		return err
+	}
+	st, err := boltstore.Open(filepath.Join(f.data, dbFile), boltstore.WithTimeout(2*time.Second))
+	if err != nil {
+		if errors.Is(err, boltstore.ErrInUse) {
+			return fmt.Errorf("%w: is another server running on %s?", err, f.data)
+		}
+		return err
+	}
+	defer func() {
+		if err := st.Close(); err != nil {
+			log.Error("closing the database", "err", err)
+		} else {
+			log.Info("database closed")
+		}
+	}()
+
+	var tlsCfg *tls.Config
+	if f.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(f.tlsCert, f.tlsKey)
+		if err != nil {
+			return fmt.Errorf("TLS: %w", err)
+		}
+		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	scheme := "http"
+	if tlsCfg != nil {
+		scheme = "https"
+		ln = tls.NewListener(ln, tlsCfg)
+	}
+	baseURL := scheme + "://" + ln.Addr().String()
+	if f.publicURL != "" {
+		baseURL = f.publicURL
+	}
+
+	if f.demo {
+		if err := writeDemo(ctx, st, f, baseURL, log); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+
+	api := apiserver.New(apiserver.Config{
+		PublicURL: f.publicURL, StrictSigning: f.strict, TrustForwarded: f.trustForwarded, Logger: log,
+	}, st)
+	srv := &http.Server{
+		Handler:           api,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      120 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+
+	admin, err := startAdminSocket(f.data, st, log)
+	if err != nil {
+		log.Warn("admin socket unavailable; admin commands need the server stopped", "err", err)
+	}
+
+	sigCtx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", baseURL, "data", f.data, "demo", f.demo, "tls", tlsCfg != nil)
+
+	select {
+	case err := <-serveErr:
+		if admin != nil {
+			admin.close()
+		}
+		return fmt.Errorf("serve: %w", err)
+	case <-sigCtx.Done():
+	}
+	stop()
+	log.Info("shutting down: finishing in-flight requests", "timeout", f.shutdownTimeout)
+	shutCtx, cancel := context.WithTimeout(context.Background(), f.shutdownTimeout)
+	defer cancel()
+	err = srv.Shutdown(shutCtx)
+	if admin != nil {
+		admin.shutdown(shutCtx)
+	}
+	if err != nil {
+		log.Warn("shutdown timed out; closing remaining connections", "err", err)
+		srv.Close()
+	}
+	log.Info("server stopped")
+	return nil
+}
+
+// writeDemo seeds (first start) or grows the demo data and writes
+// DATA/demo.json.
+func writeDemo(ctx context.Context, st *boltstore.Store, f serveFlags, baseURL string, log *slog.Logger) error {
+	creds, err := demo.Seed(ctx, st, demo.Options{BaseURL: baseURL, GrowTo: f.demoProposals, Logger: log})
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(f.data, demoFile)
+	if !creds.Created {
+		// Passwords exist only in the demo.json of the first start.
+		var earlier demo.Credentials
+		b, err := os.ReadFile(path)
+		if err == nil {
+			err = json.Unmarshal(b, &earlier)
+		}
+		if err != nil {
+			log.Warn("demo data was seeded before but its demo.json is unreadable: passwords unknown; start with an empty --data folder to get new ones", "err", err)
+		}
+		creds.MergePasswords(earlier)
+	}
+	b, err := json.MarshalIndent(creds, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(path, append(b, '\n'), 0o600); err != nil {
+		return err
+	}
+	log.Info("demo credentials written", "file", path, "seeded", creds.Created)
+	return nil
+}
+
+// writeFileAtomic writes data to a temporary file beside path, syncs it
+// and renames it into place, so readers never see half a file.
+func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
