@@ -152,6 +152,7 @@ type decodeCaches struct {
 	apps      *decodeCache[store.App]
 	users     *decodeCache[store.UserRecord]
 	keys      *decodeCache[store.APIKey]
+	rows      *decodeCache[app.ListItem]
 }
 
 func newDecodeCaches() decodeCaches {
@@ -167,6 +168,13 @@ func newDecodeCaches() decodeCaches {
 			return u
 		}),
 		keys: newDecodeCache(4096, same[store.APIKey]),
+		rows: newDecodeCache(16384, func(it app.ListItem) app.ListItem {
+			if it.Customer != nil {
+				c := *it.Customer
+				it.Customer = &c
+			}
+			return it
+		}),
 	}
 }
 
