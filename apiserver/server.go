@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"proposaldesk/apiserver/openapi"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
 )
@@ -102,7 +103,16 @@ func New(cfg Config, st store.Store) *Server {
 		s.routes = append(s.routes, rt.Route)
 		s.mux.Handle(rt.Method+" "+rt.Pattern, s.signed(rt.Route, rt.h))
 	}
+	// The API's own description is public: clients and tools read it
+	// before they have credentials.
+	s.mux.HandleFunc("GET /openapi.json", serveOpenAPI)
 	return s
+}
+
+func serveOpenAPI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	w.Write(openapi.JSON())
 }
 
 // Routes lists every method and pattern the router has, in a stable

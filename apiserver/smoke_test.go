@@ -1,18 +1,30 @@
 package apiserver
 
 import (
+	"bytes"
+	"io"
 	"net/http"
 	"testing"
+
+	"proposaldesk/apiserver/openapi"
 )
 
-func TestSmoke(t *testing.T) {
+// The OpenAPI document is served unsigned, exactly as embedded.
+func TestOpenAPIServed(t *testing.T) {
 	e := newEnv(t)
-	r := e.get(e.main.admin, pathf("/public/proposals/%d", e.main.draft))
-	d := detail(t, r)
-	if d.ID != e.main.draft || r.header.Get("ETag") == "" || r.header.Get("Last-Modified") == "" {
-		t.Fatalf("%+v %v", d.ID, r.header)
+	res, err := http.Get(e.srv.URL + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
 	}
-	r = e.get(e.main.admin, "/public/proposals")
-	wantStatus(t, r, http.StatusOK)
-	t.Logf("%s", r.body[:200])
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("GET /openapi.json = %d %q", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	if !bytes.Equal(body, openapi.JSON()) {
+		t.Error("served document differs from the embedded one")
+	}
+	if res.Header.Get("Date") == "" {
+		t.Error("no Date header")
+	}
 }

@@ -114,27 +114,36 @@ func parseFixed(s string, places int) (int64, error) {
 	return int64(v), nil
 }
 
-// formatFixed writes v with exactly minPlaces decimals and up to places,
+// formatFixed writes v with at least minPlaces decimals and up to places,
 // dropping trailing zeros beyond minPlaces.
 func formatFixed(v int64, places, minPlaces int) string {
-	var b strings.Builder
+	return string(appendFixed(make([]byte, 0, 24), v, places, minPlaces))
+}
+
+// appendFixed is formatFixed appending to b; it runs for every figure of
+// every response, so it avoids fmt.
+func appendFixed(b []byte, v int64, places, minPlaces int) []byte {
 	u := abs64(v)
 	if v < 0 {
-		b.WriteByte('-')
+		b = append(b, '-')
 	}
 	scale := uint64(pow10[places])
-	b.WriteString(strconv.FormatUint(u/scale, 10))
+	b = strconv.AppendUint(b, u/scale, 10)
 	frac := u % scale
-	digits := fmt.Sprintf("%0*d", places, frac)
-	n := len(digits)
+	var digits [8]byte
+	for i := places - 1; i >= 0; i-- {
+		digits[i] = byte('0' + frac%10)
+		frac /= 10
+	}
+	n := places
 	for n > minPlaces && digits[n-1] == '0' {
 		n--
 	}
 	if n > 0 {
-		b.WriteByte('.')
-		b.WriteString(digits[:n])
+		b = append(b, '.')
+		b = append(b, digits[:n]...)
 	}
-	return b.String()
+	return b
 }
 
 // unmarshalFixed accepts a JSON number or a JSON string holding a number

@@ -191,7 +191,23 @@ func EntryOf(p *Proposal) ListEntry {
 // Matches reports whether the entry is in the query's result. Every word
 // of SearchText must occur, in any letter case, in the name, the number,
 // the customer's name, company or email.
-func (q *ListQuery) Matches(e *ListEntry) bool {
+func (q *ListQuery) Matches(e *ListEntry) bool { return q.Matcher().Match(e) }
+
+// Matcher is a query prepared to test many entries: the search text is
+// split into words once, not once an entry.
+type Matcher struct {
+	q     *ListQuery
+	words []string
+}
+
+// Matcher prepares q for matching; q must not change while it is in use.
+func (q *ListQuery) Matcher() Matcher {
+	return Matcher{q: q, words: strings.Fields(strings.ToLower(q.SearchText))}
+}
+
+// Match is ListQuery.Matches.
+func (m Matcher) Match(e *ListEntry) bool {
+	q := m.q
 	if e.Archived != q.Archived {
 		return false
 	}
@@ -207,7 +223,7 @@ func (q *ListQuery) Matches(e *ListEntry) bool {
 	if !q.ModifiedAfter.IsZero() && !e.Modified.After(q.ModifiedAfter.Time) {
 		return false
 	}
-	for _, w := range strings.Fields(strings.ToLower(q.SearchText)) {
+	for _, w := range m.words {
 		if !strings.Contains(e.Search, w) {
 			return false
 		}
@@ -248,8 +264,9 @@ func (q *ListQuery) Compare(a, b *ListEntry) int {
 // sorted, and the requested page of them, with the count of all matches.
 func (q *ListQuery) Select(entries []ListEntry) (page []ListEntry, count int) {
 	var matched []ListEntry
+	m := q.Matcher()
 	for i := range entries {
-		if q.Matches(&entries[i]) {
+		if m.Match(&entries[i]) {
 			matched = append(matched, entries[i])
 		}
 	}

@@ -1,6 +1,9 @@
 package app
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The stored domain model. These types hold what a proposal is; the API's
 // JSON views (view.go) are derived from them, with totals computed and
@@ -278,13 +281,16 @@ type Proposal struct {
 
 // Clone returns a deep copy, so a mutation never changes the value it was
 // given (the desktop keeps the server copy and the local view side by
-// side).
+// side). Nil and empty slices stay as they were, so a clone encodes
+// exactly like the original.
 func (p *Proposal) Clone() *Proposal {
 	c := *p
 	c.Document = p.Document.clone()
-	c.ChangeOrders = make([]ChangeOrder, len(p.ChangeOrders))
-	for i, co := range p.ChangeOrders {
-		c.ChangeOrders[i] = ChangeOrder{co.Document.clone()}
+	if p.ChangeOrders != nil {
+		c.ChangeOrders = make([]ChangeOrder, len(p.ChangeOrders))
+		for i, co := range p.ChangeOrders {
+			c.ChangeOrders[i] = ChangeOrder{co.Document.clone()}
+		}
 	}
 	return &c
 }
@@ -293,26 +299,27 @@ func (d Document) clone() Document {
 	c := d
 	if d.Customer != nil {
 		cu := *d.Customer
-		if cu.Location != nil {
-			loc := *cu.Location
-			cu.Location = &loc
-		}
+		cu.Location = copyLocation(cu.Location)
 		c.Customer = &cu
 	}
-	if d.Tax.TaxLocation != nil {
-		loc := *d.Tax.TaxLocation
-		c.Tax.TaxLocation = &loc
+	c.Tax.TaxLocation = copyLocation(d.Tax.TaxLocation)
+	c.Tax.ApplyTo = slices.Clone(d.Tax.ApplyTo)
+	c.PaymentSchedule.Payments = slices.Clone(d.PaymentSchedule.Payments)
+	c.PaymentRequests = slices.Clone(d.PaymentRequests)
+	if d.Areas == nil {
+		return c
 	}
-	c.Tax.ApplyTo = append([]ApplyTo(nil), d.Tax.ApplyTo...)
-	c.PaymentSchedule.Payments = append([]PaymentTerm(nil), d.PaymentSchedule.Payments...)
-	c.PaymentRequests = append([]PaymentRequest(nil), d.PaymentRequests...)
 	c.Areas = make([]Area, len(d.Areas))
 	for i, a := range d.Areas {
 		na := a
-		na.Options = make([]Option, len(a.Options))
+		if a.Options != nil {
+			na.Options = make([]Option, len(a.Options))
+		}
 		for j, o := range a.Options {
 			no := o
-			no.Items = make([]Item, len(o.Items))
+			if o.Items != nil {
+				no.Items = make([]Item, len(o.Items))
+			}
 			for k, it := range o.Items {
 				if it.Cost != nil {
 					cost := *it.Cost

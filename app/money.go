@@ -70,7 +70,9 @@ func (m Money) Share(part, whole Money) Money {
 	return Money(mulDivRound(int64(m), int64(part), int64(whole)))
 }
 
-func (m Money) MarshalJSON() ([]byte, error) { return []byte(m.String()), nil }
+func (m Money) MarshalJSON() ([]byte, error) {
+	return appendFixed(make([]byte, 0, 24), int64(m), moneyPlaces, moneyPlaces), nil
+}
 
 func (m *Money) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
@@ -104,7 +106,9 @@ func MustQuantity(s string) Quantity {
 
 func (q Quantity) String() string { return formatFixed(int64(q), quantityPlaces, 0) }
 
-func (q Quantity) MarshalJSON() ([]byte, error) { return []byte(q.String()), nil }
+func (q Quantity) MarshalJSON() ([]byte, error) {
+	return appendFixed(make([]byte, 0, 24), int64(q), quantityPlaces, 0), nil
+}
 
 func (q *Quantity) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
@@ -146,7 +150,9 @@ func RateOf(part, whole Money) Rate {
 
 func (r Rate) String() string { return formatFixed(int64(r), ratePlaces, 0) }
 
-func (r Rate) MarshalJSON() ([]byte, error) { return []byte(r.String()), nil }
+func (r Rate) MarshalJSON() ([]byte, error) {
+	return appendFixed(make([]byte, 0, 24), int64(r), ratePlaces, 0), nil
+}
 
 func (r *Rate) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -68,6 +69,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	tuneGC()
 	if (f.tlsCert == "") != (f.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key go together")
 	}
@@ -227,4 +229,18 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// tuneGC trades memory for latency: the server's live heap is small (tens
+// of MB), so with Go's default GOGC=100 it collects very often under load,
+// and the collections show in the p99. 400 measured p99 of signed GETs at
+// 32 clients about a third lower here. GOGC and GOMEMLIMIT set by the
+// operator win.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(1 << 30) // collect harder before 1 GiB rather than grow
+	}
 }

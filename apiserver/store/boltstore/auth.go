@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,7 +82,9 @@ func (a *authStore) Account(ctx context.Context, id int64) (store.Account, error
 		if ab == nil {
 			return notFound("account %d not found", id)
 		}
-		return decode(ab.Get(kRecord), &acct)
+		var err error
+		acct, err = a.s.decoded.accounts.decode(fmt.Sprint(id), ab.Get(kRecord))
+		return err
 	})
 	return acct, err
 }
@@ -134,7 +137,9 @@ func (a *authStore) App(ctx context.Context, appID string) (store.App, error) {
 		if v == nil {
 			return notFound("app %q not found", appID)
 		}
-		return decode(v, &ap)
+		var err error
+		ap, err = a.s.decoded.apps.decode(appID, v)
+		return err
 	})
 	return ap, err
 }
@@ -180,13 +185,12 @@ func (a *authStore) CreateUser(ctx context.Context, u store.UserRecord) (store.U
 	return u, err
 }
 
-func getUser(btx *bolt.Tx, id int64) (store.UserRecord, error) {
-	var u store.UserRecord
+func (s *Store) getUser(btx *bolt.Tx, id int64) (store.UserRecord, error) {
 	v := btx.Bucket(bUsers).Get(idKey(id))
 	if v == nil {
-		return u, notFound("user %d not found", id)
+		return store.UserRecord{}, notFound("user %d not found", id)
 	}
-	return u, decode(v, &u)
+	return s.decoded.users.decode(strconv.FormatInt(id, 10), v)
 }
 
 func (a *authStore) UserByEmail(ctx context.Context, email string) (store.UserRecord, error) {
@@ -197,7 +201,7 @@ func (a *authStore) UserByEmail(ctx context.Context, email string) (store.UserRe
 			return notFound("user %q not found", email)
 		}
 		var err error
-		u, err = getUser(btx, keyID(v))
+		u, err = a.s.getUser(btx, keyID(v))
 		return err
 	})
 	return u, err
@@ -207,7 +211,7 @@ func (a *authStore) User(ctx context.Context, id int64) (store.UserRecord, error
 	var u store.UserRecord
 	err := a.view(ctx, func(btx *bolt.Tx) error {
 		var err error
-		u, err = getUser(btx, id)
+		u, err = a.s.getUser(btx, id)
 		return err
 	})
 	return u, err
@@ -221,7 +225,7 @@ func (a *authStore) UsersOfAccount(ctx context.Context, accountID int64) ([]stor
 			return notFound("account %d not found", accountID)
 		}
 		return ab.Bucket(bAcctUsers).ForEach(func(k, _ []byte) error {
-			u, err := getUser(btx, keyID(k))
+			u, err := a.s.getUser(btx, keyID(k))
 			if err != nil {
 				return err
 			}
@@ -234,7 +238,7 @@ func (a *authStore) UsersOfAccount(ctx context.Context, accountID int64) ([]stor
 
 func (a *authStore) PutKey(ctx context.Context, k store.APIKey) error {
 	return a.update(ctx, func(btx *bolt.Tx) error {
-		u, err := getUser(btx, k.UserID)
+		u, err := a.s.getUser(btx, k.UserID)
 		if err != nil {
 			return err
 		}
@@ -265,7 +269,9 @@ func (a *authStore) KeyByHash(ctx context.Context, hash [32]byte) (store.APIKey,
 		if v == nil {
 			return notFound("api key not found")
 		}
-		return decode(v, &k)
+		var err error
+		k, err = a.s.decoded.keys.decode(string(hash[:]), v)
+		return err
 	})
 	return k, err
 }

@@ -5,6 +5,7 @@ import (
 	"container/heap"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
@@ -132,30 +133,19 @@ func (t *tx) List(q app.ListQuery) ([]app.ListItem, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	words := strings.Fields(strings.ToLower(q.SearchText))
 	var matched []*app.ListEntry
-entries:
+	m := q.Matcher()
 	for i := range entries {
-		e := &entries[i]
-		// A cheap necessary condition first; q.Matches decides.
-		if e.Archived != q.Archived {
-			continue
-		}
-		for _, w := range words {
-			if !strings.Contains(e.Search, w) {
-				continue entries
-			}
-		}
-		if q.Matches(e) {
-			matched = append(matched, e)
+		if m.Match(&entries[i]) {
+			matched = append(matched, &entries[i])
 		}
 	}
 	page := selectPage(&q, matched)
 	items := make([]app.ListItem, 0, len(page))
 	rows := t.b(bRows)
 	for _, e := range page {
-		var item app.ListItem
-		if err := decode(rows.Get(idKey(e.ID)), &item); err != nil {
+		item, err := t.s.decoded.rows.decode(strconv.FormatInt(e.ID, 10), rows.Get(idKey(e.ID)))
+		if err != nil {
 			return nil, 0, fmt.Errorf("list row %d: %w", e.ID, err)
 		}
 		items = append(items, item)

@@ -29,6 +29,7 @@
 package boltstore
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -36,6 +37,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"sync"
 	"time"
 
@@ -139,6 +141,41 @@ type Store struct {
 
 	mu    sync.Mutex
 	cache map[int64]*listCache
+
+	decoded decodeCaches
+}
+
+// decodeCaches hold decoded records (see decodeCache).
+type decodeCaches struct {
+	proposals *decodeCache[app.Proposal]
+	accounts  *decodeCache[store.Account]
+	apps      *decodeCache[store.App]
+	users     *decodeCache[store.UserRecord]
+	keys      *decodeCache[store.APIKey]
+	rows      *decodeCache[app.ListItem]
+}
+
+func newDecodeCaches() decodeCaches {
+	return decodeCaches{
+		proposals: newDecodeCache(4096, func(p app.Proposal) app.Proposal { return *p.Clone() }),
+		accounts: newDecodeCache(1024, func(a store.Account) store.Account {
+			a.TaxOverrides = maps.Clone(a.TaxOverrides)
+			return a
+		}),
+		apps: newDecodeCache(1024, same[store.App]),
+		users: newDecodeCache(4096, func(u store.UserRecord) store.UserRecord {
+			u.PasswordHash = bytes.Clone(u.PasswordHash)
+			return u
+		}),
+		keys: newDecodeCache(4096, same[store.APIKey]),
+		rows: newDecodeCache(16384, func(it app.ListItem) app.ListItem {
+			if it.Customer != nil {
+				c := *it.Customer
+				it.Customer = &c
+			}
+			return it
+		}),
+	}
 }
 
 // Open opens or creates the database file at path, migrating it to the
@@ -155,7 +192,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	s := &Store{db: db, cfg: cfg, cache: map[int64]*listCache{}}
+	s := &Store{db: db, cfg: cfg, cache: map[int64]*listCache{}, decoded: newDecodeCaches()}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)

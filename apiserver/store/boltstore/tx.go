@@ -43,9 +43,11 @@ func (s *Store) begin(btx *bolt.Tx, accountID int64) (*tx, error) {
 		return nil, notFound("account %d not found", accountID)
 	}
 	t := &tx{s: s, btx: btx, id: accountID, ab: ab}
-	if err := decode(ab.Get(kRecord), &t.account); err != nil {
+	acct, err := s.decoded.accounts.decode(fmt.Sprint(accountID), ab.Get(kRecord))
+	if err != nil {
 		return nil, fmt.Errorf("account %d: %w", accountID, err)
 	}
+	t.account = acct
 	t.baseW = indexVersion(ab)
 	return t, nil
 }
@@ -91,8 +93,8 @@ func (t *tx) Proposal(id int64) (*app.Proposal, error) {
 	if v == nil {
 		return nil, notFound("proposal %d not found", id)
 	}
-	var p app.Proposal
-	if err := decode(v, &p); err != nil {
+	p, err := t.s.decoded.proposals.decode(strconv.FormatInt(id, 10), v)
+	if err != nil {
 		return nil, fmt.Errorf("proposal %d: %w", id, err)
 	}
 	return &p, nil
