@@ -51,6 +51,19 @@ func (s Status) Locked() bool {
 	return s == StatusAccepted || s == StatusDeclined || s == StatusCompleted
 }
 
+// LockedIn reports whether the operation is refused on a proposal in
+// status s (the ProposalLocked rule). Installer notes, contact and
+// location, and status moves (whose own rule is Status.CanMoveTo) work in
+// every status. The desktop asks it to make fields read-only.
+func (op Operation) LockedIn(s Status) bool {
+	switch op {
+	case OpUpdateProposal, OpSetDescription, OpCreateArea, OpCreateOption,
+		OpSetOptionClientDesc, OpSetOptionInstaller:
+		return s.Locked()
+	}
+	return false
+}
+
 // checkEditable is the ProposalLocked rule.
 func checkEditable(p *Proposal) error {
 	if p.Status.Locked() {

@@ -336,3 +336,20 @@ func TestOperations(t *testing.T) {
 		}
 	}
 }
+
+// Operation.LockedIn, which the desktop asks to make fields read-only,
+// agrees with what Apply does for every mutation in every status.
+func TestLockedInAgreesWithApply(t *testing.T) {
+	for _, m := range fixtureMutations() {
+		if m.Kind() == app.KindCreateProposal || m.Kind() == app.KindChangeStatus {
+			continue
+		}
+		for _, s := range allStatuses {
+			_, err := app.Apply(fixtureTarget(m, s), m, fixtureEnv(fixtureSales))
+			locked := app.KindOf(err) == app.KindProposalLocked
+			if got := m.Operation().LockedIn(s); got != locked {
+				t.Errorf("%s in %s: LockedIn %v, Apply says locked %v (%v)", m.Operation(), s, got, locked, err)
+			}
+		}
+	}
+}

@@ -125,6 +125,19 @@ func mutationFields(m app.Mutation) []string {
 	return nil
 }
 
+// Fields are the conflict-checked fields the entry writes (the fields of
+// Record.Conflicts a keep-mine or keep-theirs of this entry settles).
+func (e *Entry) Fields() []string {
+	if e.Kind != EntryProposal {
+		return nil
+	}
+	m, err := e.Decode()
+	if err != nil {
+		return nil
+	}
+	return mutationFields(m)
+}
+
 // touches reports whether the entry writes the field.
 func touches(e *Entry, field string) bool {
 	if e.Kind != EntryProposal {
