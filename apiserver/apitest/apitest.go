@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -32,7 +33,10 @@ type User struct {
 
 // Server is a running fixture server.
 type Server struct {
-	URL       string
+	URL string
+	// Handler is the server's handler, for tests that put their own
+	// front (a switch that takes it offline) before it.
+	Handler   http.Handler
 	AppID     string
 	AppSecret string
 	Store     store.Store
@@ -143,7 +147,8 @@ func Start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := httptest.NewServer(apiserver.New(apiserver.Config{Logger: slog.New(slog.DiscardHandler)}, st))
+	s.Handler = apiserver.New(apiserver.Config{Logger: slog.New(slog.DiscardHandler)}, st)
+	srv := httptest.NewServer(s.Handler)
 	s.URL = srv.URL
 	s.stop = func() {
 		srv.Close()
@@ -173,6 +178,22 @@ func (s *Server) Update(id int64, ms ...app.Mutation) (*app.Proposal, error) {
 		return tx.PutProposal(out)
 	})
 	return out, err
+}
+
+// Create makes a proposal on the server as the Admin and returns its ID.
+func (s *Server) Create(m *app.CreateProposal) (int64, error) {
+	var id int64
+	err := s.Store.Update(context.Background(), s.AccountID, func(tx store.Tx) error {
+		env := app.Env{Now: time.Now(), Actor: s.Users[app.RoleAdmin].User, Account: tx.Account().AppAccount(),
+			Directory: tx, NewID: tx.NextID, NextNumber: tx.NextNumber}
+		p, err := app.Apply(nil, m, env)
+		if err != nil {
+			return err
+		}
+		id = p.ID
+		return tx.PutProposal(p)
+	})
+	return id, err
 }
 
 // Proposal reads a proposal from the server's store.

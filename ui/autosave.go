@@ -1,0 +1,138 @@
+package ui
+
+import (
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// field is a text entry that saves as you go: a save runs SaveDelay
+// after the last keystroke, and at once when the field loses focus, so
+// there is no save button to forget. Esc passes to the window (it closes
+// dialogs) and the app's shortcuts work while typing.
+type field struct {
+	widget.Entry
+	d *Desktop
+	// save writes the text; it returns an error to show beside the field
+	// (a rule refused the value), nil when saved.
+	save func(text string) error
+	// onError shows or clears save's error.
+	onError func(err error)
+
+	saved   string      // the last text saved (or loaded)
+	timer   *time.Timer // the pending debounced save
+	loading bool
+	gen     int // invalidates timers of earlier keystrokes
+}
+
+func newField(d *Desktop, multiLine bool, save func(string) error) *field {
+	f := &field{d: d, save: save}
+	f.MultiLine = multiLine
+	if multiLine {
+		f.Wrapping = fyne.TextWrapWord
+	}
+	f.ExtendBaseWidget(f)
+	f.OnChanged = f.changed
+	return f
+}
+
+// load shows a stored value without saving it.
+func (f *field) load(text string) {
+	f.loading = true
+	f.SetText(text)
+	f.loading = false
+	f.saved = text
+}
+
+// dirty reports whether typed text is not saved yet.
+func (f *field) dirty() bool { return f.Text != f.saved }
+
+func (f *field) changed(string) {
+	if f.loading {
+		return
+	}
+	f.gen++
+	gen := f.gen
+	if f.timer != nil {
+		f.timer.Stop()
+	}
+	f.timer = time.AfterFunc(f.d.opts.SaveDelay, func() {
+		f.d.opts.Do(func() {
+			if gen == f.gen {
+				f.flush()
+			}
+		})
+	})
+}
+
+// flush saves the text now if it changed.
+func (f *field) flush() {
+	if f.timer != nil {
+		f.timer.Stop()
+		f.timer = nil
+	}
+	f.gen++
+	if !f.dirty() || f.save == nil || f.Disabled() {
+		return
+	}
+	text := f.Text
+	err := f.save(text)
+	if err == nil {
+		f.saved = text
+	}
+	if f.onError != nil {
+		f.onError(err)
+	}
+}
+
+// FocusLost saves at once.
+func (f *field) FocusLost() {
+	f.Entry.FocusLost()
+	f.flush()
+}
+
+// TypedKey passes Esc on to the window.
+func (f *field) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape {
+		f.d.closeDialog()
+		return
+	}
+	f.Entry.TypedKey(ev)
+}
+
+// TypedShortcut runs the app's shortcuts before the entry's own.
+func (f *field) TypedShortcut(s fyne.Shortcut) {
+	if f.d.handleShortcut(s) {
+		return
+	}
+	f.Entry.TypedShortcut(s)
+}
+
+// plainEntry is an entry without saving that still passes Esc and the
+// app's shortcuts on (search boxes, dialog forms).
+type plainEntry struct {
+	widget.Entry
+	d *Desktop
+}
+
+func newPlainEntry(d *Desktop) *plainEntry {
+	e := &plainEntry{d: d}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *plainEntry) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape {
+		e.d.closeDialog()
+		return
+	}
+	e.Entry.TypedKey(ev)
+}
+
+func (e *plainEntry) TypedShortcut(s fyne.Shortcut) {
+	if e.d.handleShortcut(s) {
+		return
+	}
+	e.Entry.TypedShortcut(s)
+}

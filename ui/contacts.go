@@ -1,0 +1,228 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"proposaldesk/app"
+)
+
+// customerPicker shows the proposal's customer and a button to choose
+// another from the cached contacts (with search), or create one: offline
+// too, with a temporary ID until the server gives its own.
+func (v *proposalView) customerPicker(readOnly bool) fyne.CanvasObject {
+	text := "No customer yet"
+	if c := v.p.Customer; c != nil {
+		text = c.DisplayName()
+		if c.ContactEmail != "" {
+			text += " · " + c.ContactEmail
+		}
+	}
+	choose := widget.NewButton("Choose contact…", v.chooseContact)
+	if readOnly {
+		choose.Disable()
+	}
+	return container.NewBorder(nil, nil, nil, choose, widget.NewLabel(text))
+}
+
+func (v *proposalView) chooseContact() {
+	st := v.d.sess.st
+	var found []app.Contact
+	search := newPlainEntry(v.d)
+	search.SetPlaceHolder("Search contacts")
+	list := widget.NewList(func() int { return len(found) },
+		func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			c := found[i]
+			t := c.DisplayName()
+			if c.ContactEmail != "" {
+				t += " · " + c.ContactEmail
+			}
+			if app.IsTemporaryID(c.ID) {
+				t += " (new, not sent yet)"
+			}
+			o.(*widget.Label).SetText(t)
+		})
+	load := func() {
+		q := app.ContactQuery{SearchText: search.Text, SortBy: "LastName", PageNumber: 1, PageSize: 500}
+		found, _, _ = st.Contacts(q)
+		list.Refresh()
+	}
+	search.OnChanged = func(string) { load() }
+	load()
+	var dl dialog.Dialog
+	list.OnSelected = func(i widget.ListItemID) {
+		c := found[i]
+		dl.Hide()
+		v.editAndRebuild(&app.AssignContact{ID: v.p.ID, ContactID: c.ID})
+	}
+	newBtn := widget.NewButton("New contact…", func() {
+		dl.Hide()
+		v.newContact()
+	})
+	body := container.NewBorder(search, newBtn, nil, nil, list)
+	dl = dialog.NewCustom("Choose the customer", "Cancel", container.New(layout.NewGridWrapLayout(fyne.NewSize(480, 420)), body), v.d.win)
+	v.d.showDialog(dl)
+	v.d.win.Canvas().Focus(search)
+}
+
+// newContact creates a contact (and optionally its first location) and
+// assigns it.
+func (v *proposalView) newContact() {
+	d := v.d
+	party := widget.NewRadioGroup([]string{string(app.PartyPerson), string(app.PartyCompany)}, nil)
+	party.Horizontal = true
+	party.SetSelected(string(app.PartyPerson))
+	first, last, company := newPlainEntry(d), newPlainEntry(d), newPlainEntry(d)
+	email, phone := newPlainEntry(d), newPlainEntry(d)
+	street, city, state := newPlainEntry(d), newPlainEntry(d), newPlainEntry(d)
+	state.SetPlaceHolder("e.g. TX")
+	msg := widget.NewLabel("")
+	msg.Importance = widget.DangerImportance
+	msg.Wrapping = fyne.TextWrapWord
+	items := []*widget.FormItem{
+		widget.NewFormItem("Type", party),
+		widget.NewFormItem("First name", first), widget.NewFormItem("Last name", last),
+		widget.NewFormItem("Company", company), widget.NewFormItem("Email", email), widget.NewFormItem("Phone", phone),
+		widget.NewFormItem("Street", street), widget.NewFormItem("City", city), widget.NewFormItem("State", state),
+	}
+	form := widget.NewForm(items...)
+	var dl dialog.Dialog
+	save := func() {
+		ctx := context.Background()
+		nc := app.NewContact{PartyType: app.PartyType(party.Selected), ContactType: app.ContactClient,
+			FirstName: strings.TrimSpace(first.Text), LastName: strings.TrimSpace(last.Text),
+			CompanyName: strings.TrimSpace(company.Text), ContactEmail: strings.TrimSpace(email.Text),
+			ContactPhone: strings.TrimSpace(phone.Text)}
+		if _, err := nc.Contact(-1); err != nil {
+			msg.SetText(explain(err))
+			return
+		}
+		var nl *app.NewLocation
+		if s := strings.TrimSpace(street.Text); s != "" {
+			nl = &app.NewLocation{Street: s, City: strings.TrimSpace(city.Text), State: strings.TrimSpace(state.Text), Country: "US", IsPrimary: true}
+			if _, err := nl.Location(-1, -1); err != nil {
+				msg.SetText(explain(err))
+				return
+			}
+		}
+		eng := d.sess.eng
+		c, err := eng.CreateContact(ctx, nc)
+		if err != nil {
+			msg.SetText(explain(err))
+			return
+		}
+		if nl != nil {
+			if _, err := eng.CreateLocation(ctx, c.ID, *nl); err != nil {
+				msg.SetText(explain(err))
+				return
+			}
+		}
+		dl.Hide()
+		v.editAndRebuild(&app.AssignContact{ID: v.p.ID, ContactID: c.ID})
+	}
+	body := container.NewVBox(form, msg)
+	dl = dialog.NewCustomConfirm("New contact", "Create and assign", "Cancel",
+		container.New(layout.NewGridWrapLayout(fyne.NewSize(460, 440)), body), func(ok bool) {
+			if ok {
+				save()
+			}
+		}, d.win)
+	d.showDialog(dl)
+	d.win.Canvas().Focus(first)
+}
+
+// locationPicker chooses among the customer's locations, or adds one.
+func (v *proposalView) locationPicker(readOnly bool) fyne.CanvasObject {
+	c := v.p.Customer
+	if c == nil {
+		l := widget.NewLabel("Choose a customer first")
+		l.Importance = widget.LowImportance
+		return l
+	}
+	locs, _ := v.d.sess.st.Locations(c.ID)
+	labels := make([]string, len(locs))
+	current := ""
+	for i, l := range locs {
+		labels[i] = locationText(l.Location)
+		if l.IsPrimary {
+			labels[i] += " (primary)"
+		}
+		if c.Location != nil && c.Location.ID == l.ID {
+			current = labels[i]
+		}
+	}
+	sel := widget.NewSelect(labels, nil)
+	sel.PlaceHolder = "No location"
+	if current != "" {
+		sel.SetSelected(current)
+	} else if c.Location != nil {
+		sel.PlaceHolder = locationText(*c.Location)
+	}
+	sel.OnChanged = func(s string) {
+		for i, l := range labels {
+			if l == s && (c.Location == nil || c.Location.ID != locs[i].ID) {
+				v.editAndRebuild(&app.AssignLocation{ID: v.p.ID, LocationID: locs[i].ID})
+				return
+			}
+		}
+	}
+	add := widget.NewButton("New location…", func() { v.newLocation(c.ID) })
+	if readOnly {
+		sel.Disable()
+		add.Disable()
+	}
+	return container.NewBorder(nil, nil, nil, add, sel)
+}
+
+func locationText(l app.Location) string {
+	parts := []string{l.Street}
+	if l.City != "" {
+		parts = append(parts, l.City)
+	}
+	st := l.StateAbbrev
+	if st == "" {
+		st = l.State
+	}
+	if st != "" {
+		parts = append(parts, st)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (v *proposalView) newLocation(contactID int64) {
+	d := v.d
+	street, suite, city, state, zip := newPlainEntry(d), newPlainEntry(d), newPlainEntry(d), newPlainEntry(d), newPlainEntry(d)
+	primary := widget.NewCheck("Primary location", nil)
+	msg := widget.NewLabel("")
+	msg.Importance = widget.DangerImportance
+	msg.Wrapping = fyne.TextWrapWord
+	form := widget.NewForm(widget.NewFormItem("Street", street), widget.NewFormItem("Suite", suite),
+		widget.NewFormItem("City", city), widget.NewFormItem("State", state), widget.NewFormItem("Postal code", zip),
+		widget.NewFormItem("", primary))
+	var dl dialog.Dialog
+	dl = dialog.NewCustomConfirm("New location", "Create and use", "Cancel",
+		container.New(layout.NewGridWrapLayout(fyne.NewSize(440, 320)), container.NewVBox(form, msg)), func(ok bool) {
+			if !ok {
+				return
+			}
+			nl := app.NewLocation{Street: strings.TrimSpace(street.Text), Suite: strings.TrimSpace(suite.Text),
+				City: strings.TrimSpace(city.Text), State: strings.TrimSpace(state.Text),
+				PostalCode: strings.TrimSpace(zip.Text), Country: "US", IsPrimary: primary.Checked}
+			l, err := d.sess.eng.CreateLocation(context.Background(), contactID, nl)
+			if err != nil {
+				v.showError(fmt.Errorf("new location: %w", err))
+				return
+			}
+			v.editAndRebuild(&app.AssignLocation{ID: v.p.ID, LocationID: l.ID})
+		}, d.win)
+	d.showDialog(dl)
+	d.win.Canvas().Focus(street)
+}

@@ -1,0 +1,409 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"proposaldesk/app"
+	"proposaldesk/localstore"
+	syncer "proposaldesk/sync"
+)
+
+// Title is the main window's title.
+const Title = "Proposal Desk"
+
+// Login is an email and password to sign in with at start (the demo's
+// --demo-user), without showing the sign-in form first.
+type Login struct {
+	Email, Password string
+}
+
+// Options configure the desktop.
+type Options struct {
+	// DataDir holds session.json and the local stores.
+	DataDir string
+	// Keyring keeps API keys (default: the OS keyring).
+	Keyring *syncer.Keyring
+	// Connection is the server to sign in to (from --connect or
+	// --server); it pre-fills the sign-in form.
+	Connection *syncer.Connection
+	// AutoSignIn signs in at start with these credentials (demo only).
+	AutoSignIn *Login
+	// Do runs fn on the UI goroutine (default fyne.Do). Tests run the
+	// queued functions on their own goroutine.
+	Do func(fn func())
+	// ClientOptions and EngineOptions configure the client and engine of
+	// a session.
+	ClientOptions []syncer.Option
+	EngineOptions []syncer.EngineOption
+	// SaveDelay is how long after the last keystroke a text edit is
+	// saved (default 600 ms); leaving the field saves at once.
+	SaveDelay time.Duration
+	// ManualSync: no background sync loop; only "Sync now" syncs (tests).
+	ManualSync bool
+	// Icon is the window icon.
+	Icon fyne.Resource
+}
+
+// Desktop is the app's main window and its signed-in session.
+type Desktop struct {
+	app  fyne.App
+	win  fyne.Window
+	opts Options
+	keys *syncer.Keyring
+
+	sess   *session
+	list   *listPanel
+	detail *proposalView
+	status *statusBar
+	signin *signInForm
+
+	// dlg is the open dialog, which Esc closes.
+	dlg dialog.Dialog
+	// saveWindow debounces remembering the window size.
+	sizeTimer *time.Timer
+}
+
+// session is one signed-in user on one server.
+type session struct {
+	conn   syncer.Connection
+	user   app.User
+	st     *localstore.Store
+	client *syncer.Client
+	eng    *syncer.Engine
+	cancel context.CancelFunc
+	unsub  func()
+	wg     sync.WaitGroup
+}
+
+// New builds the main window on a and shows it: the workspace when a
+// user's key is saved, else the sign-in form.
+func New(a fyne.App, o Options) *Desktop {
+	if o.Do == nil {
+		o.Do = fyne.Do
+	}
+	if o.SaveDelay == 0 {
+		o.SaveDelay = 600 * time.Millisecond
+	}
+	if o.Keyring == nil {
+		o.Keyring = syncer.NewKeyring()
+	}
+	d := &Desktop{app: a, opts: o, keys: o.Keyring}
+	d.win = a.NewWindow(Title)
+	if o.Icon != nil {
+		d.win.SetIcon(o.Icon)
+	}
+	d.win.Resize(fyne.NewSize(1200, 780))
+	d.installShortcuts()
+	d.win.SetOnClosed(d.Close)
+	d.start()
+	return d
+}
+
+// Window is the main window.
+func (d *Desktop) Window() fyne.Window { return d.win }
+
+// Close stops the session's sync and closes its store.
+func (d *Desktop) Close() {
+	if d.sess != nil {
+		d.rememberWindow()
+		d.endSession()
+	}
+}
+
+func (d *Desktop) start() {
+	saved, err := readSession(d.opts.DataDir)
+	if err != nil {
+		saved = nil
+	}
+	conn := d.opts.Connection
+	want := d.opts.AutoSignIn
+	if saved != nil && (conn == nil || sameServer(conn.BaseURL, saved.BaseURL)) &&
+		(want == nil || syncer.KeyringUser("", want.Email) == syncer.KeyringUser("", saved.Email)) {
+		if err := d.resume(saved); err == nil {
+			return
+		}
+	}
+	d.showSignIn(saved)
+	if conn != nil && want != nil {
+		d.signin.submit(*conn, want.Email, want.Password)
+	}
+}
+
+func sameServer(a, b string) bool { return syncer.KeyringUser(a, "") == syncer.KeyringUser(b, "") }
+
+// resume opens the workspace of the saved session with the key in the
+// keyring, without a network round trip.
+func (d *Desktop) resume(s *savedSession) error {
+	creds, err := d.keys.Load(s.BaseURL, s.Email)
+	if err != nil {
+		return err
+	}
+	conn := syncer.Connection{BaseURL: s.BaseURL, AppID: s.AppID, AppSecret: creds.AppSecret}
+	return d.openSession(conn, s.User, creds.APIKey)
+}
+
+// openSession opens the user's store, starts the engine and shows the
+// workspace. It runs on the UI goroutine.
+func (d *Desktop) openSession(conn syncer.Connection, user app.User, apiKey string) error {
+	path := storePath(d.opts.DataDir, conn.BaseURL, user.Email)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	st, err := localstore.Open(path)
+	if err != nil {
+		return fmt.Errorf("open the local data: %w", err)
+	}
+	client, err := syncer.NewClient(conn, append([]syncer.Option{syncer.WithUserKey(apiKey)}, d.opts.ClientOptions...)...)
+	if err != nil {
+		st.Close()
+		return err
+	}
+	s := &session{conn: conn, user: user, st: st, client: client}
+	s.eng = syncer.NewEngine(st, client, user, d.opts.EngineOptions...)
+	d.sess = s
+	d.showWorkspace()
+	s.unsub = s.eng.Subscribe(func(state syncer.State) {
+		d.opts.Do(func() {
+			if d.sess == s {
+				d.syncStateChanged(state)
+			}
+		})
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	if !d.opts.ManualSync {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.eng.Run(ctx)
+		}()
+	}
+	return nil
+}
+
+// endSession stops the engine and closes the store.
+func (d *Desktop) endSession() {
+	s := d.sess
+	if s == nil {
+		return
+	}
+	if d.detail != nil {
+		d.detail.flush()
+	}
+	d.sess = nil
+	s.unsub()
+	s.cancel()
+	s.wg.Wait()
+	s.st.Close()
+}
+
+// SignOut forgets the key (keyring and session file), stops syncing and
+// shows the sign-in form. Unsent edits stay in the user's local store
+// and are sent when they sign in again.
+func (d *Desktop) SignOut() {
+	s := d.sess
+	if s == nil {
+		return
+	}
+	d.rememberWindow()
+	err := d.keys.Delete(s.conn.BaseURL, s.user.Email)
+	_ = removeSession(d.opts.DataDir)
+	d.endSession()
+	d.showSignIn(&savedSession{BaseURL: s.conn.BaseURL, AppID: s.conn.AppID, Email: s.user.Email})
+	d.signin.conn = &s.conn
+	if err != nil {
+		d.signin.setMessage(syncer.Explain(err), true)
+	}
+}
+
+// showWorkspace lays out list, proposal and status bar.
+func (d *Desktop) showWorkspace() {
+	s := d.sess
+	d.signin = nil
+	d.status = newStatusBar(d)
+	d.detail = newProposalView(d)
+	d.list = newListPanel(d)
+	newBtn := widget.NewButtonWithIcon("New proposal", nil, d.NewProposal)
+	if !s.user.Role.Can(app.PermEditProposals) {
+		newBtn.Disable()
+	}
+	who := widget.NewLabel(fmt.Sprintf("%s · %s", s.user.Email, s.user.Role))
+	who.Truncation = fyne.TextTruncateEllipsis
+	top := container.NewBorder(nil, nil, newBtn,
+		container.NewHBox(who, widget.NewButton("Sign out", d.SignOut)))
+	split := container.NewHSplit(d.list.content, d.detail.content)
+	split.Offset = 0.4
+	d.win.SetContent(container.NewBorder(top, d.status.content, nil, nil, split))
+	d.syncStateChanged(s.eng.State())
+	d.list.refresh()
+	if set, err := s.st.Settings(); err == nil {
+		if set.WindowWidth > 0 && set.WindowHeight > 0 {
+			d.win.Resize(fyne.NewSize(float32(set.WindowWidth), float32(set.WindowHeight)))
+		}
+		if set.LastOpenProposal != 0 {
+			if _, err := s.st.Record(set.LastOpenProposal); err == nil {
+				d.OpenProposal(set.LastOpenProposal)
+			}
+		}
+	}
+}
+
+// syncStateChanged shows a new engine state (UI goroutine).
+func (d *Desktop) syncStateChanged(st syncer.State) {
+	if d.status == nil {
+		return
+	}
+	prev := d.status.state
+	d.status.show(st)
+	if prev.Syncing && !st.Syncing || prev.Pending != st.Pending || prev.Failed != st.Failed || prev.Conflicts != st.Conflicts {
+		d.list.refresh()
+		d.detail.reloadIfChanged()
+	}
+}
+
+// OpenProposal shows a proposal and remembers it as the last open one.
+func (d *Desktop) OpenProposal(id int64) {
+	if d.sess == nil {
+		return
+	}
+	d.detail.open(id)
+	st := d.sess.st
+	_ = st.UpdateSettings(context.Background(), func(s *localstore.Settings) { s.LastOpenProposal = id })
+}
+
+// NewProposal creates a proposal (offline too) with the user as its
+// salesperson and opens it.
+func (d *Desktop) NewProposal() {
+	s := d.sess
+	if s == nil {
+		return
+	}
+	p, err := s.eng.Edit(context.Background(), 0, &app.CreateProposal{SalesPersonID: s.user.ID})
+	if err != nil {
+		d.showError("Could not create a proposal", err)
+		return
+	}
+	d.list.refresh()
+	d.OpenProposal(p.ID)
+	d.detail.focusName()
+}
+
+// SyncNow asks for a sync at once.
+func (d *Desktop) SyncNow() {
+	s := d.sess
+	if s == nil {
+		return
+	}
+	if d.opts.ManualSync {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			_ = s.eng.SyncOnce(context.Background())
+		}()
+		return
+	}
+	s.eng.Request()
+}
+
+// rememberWindow stores the window size in the user's settings.
+func (d *Desktop) rememberWindow() {
+	if d.sess == nil {
+		return
+	}
+	size := d.win.Canvas().Size()
+	if size.Width < 100 || size.Height < 100 {
+		return
+	}
+	_ = d.sess.st.UpdateSettings(context.Background(), func(s *localstore.Settings) {
+		s.WindowWidth, s.WindowHeight = int(size.Width), int(size.Height)
+	})
+}
+
+// showDialog shows a dialog and remembers it so that Esc closes it.
+func (d *Desktop) showDialog(dl dialog.Dialog) {
+	if d.dlg != nil {
+		d.dlg.Hide()
+	}
+	d.dlg = dl
+	dl.SetOnClosed(func() {
+		if d.dlg == dl {
+			d.dlg = nil
+		}
+	})
+	dl.Show()
+}
+
+// closeDialog closes the open dialog (Esc).
+func (d *Desktop) closeDialog() {
+	if d.dlg != nil {
+		d.dlg.Hide()
+	}
+}
+
+func (d *Desktop) showError(title string, err error) {
+	msg := widget.NewLabel(explain(err))
+	msg.Wrapping = fyne.TextWrapWord
+	dl := dialog.NewCustom(title, "Close", container.NewGridWrap(fyne.NewSize(420, 80), msg), d.win)
+	d.showDialog(dl)
+}
+
+// installShortcuts: Ctrl+N new proposal, Ctrl+F search, Ctrl+R sync,
+// Esc closes dialogs. They are menu shortcuts too, which the window runs
+// before a focused field sees the keys.
+func (d *Desktop) installShortcuts() {
+	c := d.win.Canvas()
+	item := func(label string, k fyne.KeyName, fn func()) *fyne.MenuItem {
+		sc := &desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}
+		c.AddShortcut(sc, func(fyne.Shortcut) { fn() })
+		it := fyne.NewMenuItem(label, fn)
+		it.Shortcut = sc
+		return it
+	}
+	d.win.SetMainMenu(fyne.NewMainMenu(
+		fyne.NewMenu("File", item("New proposal", fyne.KeyN, d.NewProposal), item("Sync now", fyne.KeyR, d.SyncNow)),
+		fyne.NewMenu("Edit", item("Find proposals", fyne.KeyF, d.FocusSearch)),
+	))
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeyEscape {
+			d.closeDialog()
+		}
+	})
+}
+
+// FocusSearch puts the cursor in the list's search field.
+func (d *Desktop) FocusSearch() {
+	if d.list != nil {
+		d.win.Canvas().Focus(d.list.search)
+	}
+}
+
+// shortcutHandler lets focused entries pass the app's shortcuts on (a
+// focused widget receives shortcuts before the canvas).
+func (d *Desktop) handleShortcut(s fyne.Shortcut) bool {
+	cs, ok := s.(*desktop.CustomShortcut)
+	if !ok || cs.Modifier != fyne.KeyModifierShortcutDefault {
+		return false
+	}
+	switch cs.KeyName {
+	case fyne.KeyN:
+		d.NewProposal()
+	case fyne.KeyF:
+		d.FocusSearch()
+	case fyne.KeyR:
+		d.SyncNow()
+	default:
+		return false
+	}
+	return true
+}

@@ -1,0 +1,276 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"proposaldesk/app"
+)
+
+// areas lays out the areas, their options (at most three: "Add option"
+// is disabled with app's reason when the rule refuses it) and items.
+func (v *proposalView) areas(locked func(app.Operation) bool) []fyne.CanvasObject {
+	p := v.p
+	role := v.d.sess.user.Role
+	view := app.DetailView(p, role.ViewOptions())
+	cur := view.FinancialSummary.Currency
+	objs := []fyne.CanvasObject{widget.NewLabelWithStyle("Areas", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
+	for ai := range p.Areas {
+		area := &p.Areas[ai]
+		av := view.Areas[ai]
+		counted := app.CountedOption(area)
+		var inner []fyne.CanvasObject
+		addOpt := widget.NewButton("Add option", func() {
+			v.editAndRebuild(&app.CreateOption{ID: p.ID, AreaID: area.ID})
+		})
+		reason := widget.NewLabel("")
+		reason.Importance = widget.LowImportance
+		reason.Wrapping = fyne.TextWrapWord
+		if err := app.CanAddOption(area); err != nil {
+			addOpt.Disable()
+			reason.SetText(explain(err))
+		} else if locked(app.OpCreateOption) {
+			addOpt.Disable()
+		}
+		for oi := range area.Options {
+			o := &area.Options[oi]
+			ov := av.Options[oi]
+			label := fmt.Sprintf("Option %d", oi+1)
+			if o.Status == app.OptionSelected {
+				label += " · selected by the client"
+			} else if o.Status == app.OptionDeclined {
+				label += " · declined"
+			}
+			if o == counted {
+				label += " · counted in the totals"
+			}
+			cd := v.textField(true, o.ClientDescription, locked(app.OpSetOptionClientDesc), func(text string) error {
+				return v.edit(&app.SetOptionClientDescription{ID: p.ID, OptionID: o.ID, ClientDescription: text})
+			})
+			cd.SetMinRowsVisible(2)
+			cd.SetPlaceHolder("What the client reads about this option")
+			in := v.textField(true, o.InstallerDescription, locked(app.OpSetOptionInstaller), func(text string) error {
+				return v.edit(&app.SetOptionInstallerNotes{ID: p.ID, OptionID: o.ID, InstallerNotes: text})
+			})
+			in.SetMinRowsVisible(2)
+			in.SetPlaceHolder("Notes for the installers (internal)")
+			total := fmt.Sprintf("Option total %s", formatMoney(ov.Total, cur))
+			if ov.TotalRecurringService != 0 {
+				total += fmt.Sprintf(" · recurring %s", formatMoney(ov.TotalRecurringService, cur))
+			}
+			optBox := container.NewVBox(
+				widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+				heading("Client description", "client-facing", widget.MediumImportance), cd,
+				heading("Installer notes", "internal", widget.WarningImportance), in,
+				itemsTable(ov.Items, cur, role.Can(app.PermViewCosts)),
+				widget.NewLabelWithStyle(total, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}),
+			)
+			inner = append(inner, widget.NewCard("", "", optBox))
+		}
+		inner = append(inner, container.NewBorder(nil, nil, addOpt, nil, reason))
+		objs = append(objs, widget.NewCard(area.Name, "", container.NewVBox(inner...)))
+	}
+	if !locked(app.OpCreateArea) {
+		name := newPlainEntry(v.d)
+		name.SetPlaceHolder("New area name (e.g. Kitchen)")
+		add := func() {
+			n := strings.TrimSpace(name.Text)
+			if n == "" {
+				return
+			}
+			v.editAndRebuild(&app.CreateArea{ID: p.ID, Name: n})
+		}
+		name.OnSubmitted = func(string) { add() }
+		objs = append(objs, container.NewBorder(nil, nil, nil, widget.NewButton("Add area", add), name))
+	}
+	return objs
+}
+
+// Item table columns: item, quantity, sell price, cost, total.
+var itemColumns = []float32{0.44, 0.12, 0.15, 0.14, 0.15}
+
+// itemsTable shows an option's items: brand and model (nested items
+// indented, recurring services marked), quantity, sell price, cost when
+// the user may see costs, and the item's total.
+func itemsTable(items []app.ItemView, cur app.Currency, costs bool) fyne.CanvasObject {
+	if len(items) == 0 {
+		l := widget.NewLabel("No items yet.")
+		l.Importance = widget.LowImportance
+		return l
+	}
+	cols := itemColumns
+	if !costs {
+		cols = []float32{0.5, 0.14, 0.18, 0.18}
+	}
+	mk := func(texts []string, bold bool) fyne.CanvasObject {
+		c := container.New(&columns{weights: cols})
+		for i, t := range texts {
+			align := fyne.TextAlignTrailing
+			if i == 0 {
+				align = fyne.TextAlignLeading
+			}
+			l := widget.NewLabelWithStyle(t, align, fyne.TextStyle{Bold: bold})
+			l.Truncation = fyne.TextTruncateEllipsis
+			c.Add(l)
+		}
+		return c
+	}
+	head := []string{"Item", "Qty", "Sell", "Cost", "Total"}
+	if !costs {
+		head = []string{"Item", "Qty", "Sell", "Total"}
+	}
+	rows := []fyne.CanvasObject{mk(head, true)}
+	depth := itemDepths(items)
+	for i, it := range items {
+		name := strings.TrimSpace(it.Brand + " " + it.Model)
+		if name == "" {
+			name = it.Name
+		}
+		name = strings.Repeat("    ", depth[i]) + name
+		if depth[i] > 0 {
+			name = strings.Repeat("    ", depth[i]-1) + "  └ " + strings.TrimLeft(name, " ")
+		}
+		if it.IsRecurringService {
+			name += "  ↻ recurring"
+		}
+		if it.Total.IsCombinedPrice {
+			name += "  (bundle price)"
+		}
+		cells := []string{name, it.Quantity.String(), formatMoney(it.SellPrice, cur)}
+		if costs {
+			c := "—"
+			if it.Cost != nil {
+				c = formatMoney(*it.Cost, cur)
+			}
+			cells = append(cells, c)
+		}
+		cells = append(cells, formatMoney(it.Total.Amount, cur))
+		rows = append(rows, mk(cells, false))
+	}
+	return container.NewVBox(rows...)
+}
+
+// itemDepths is how deep each item is nested under parents.
+func itemDepths(items []app.ItemView) []int {
+	parent := map[int64]int64{}
+	for _, it := range items {
+		parent[it.ID] = int64(it.ParentID)
+	}
+	out := make([]int, len(items))
+	for i, it := range items {
+		for p, n := int64(it.ParentID), 0; p != 0 && n < len(items); p, n = parent[p], n+1 {
+			out[i]++
+		}
+	}
+	return out
+}
+
+// columns lays objects out side by side with widths in proportion to
+// weights.
+type columns struct{ weights []float32 }
+
+func (c *columns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	x := float32(0)
+	for i, o := range objs {
+		w := size.Width * c.weights[i%len(c.weights)]
+		o.Move(fyne.NewPos(x, 0))
+		o.Resize(fyne.NewSize(w, size.Height))
+		x += w
+	}
+}
+
+func (c *columns) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	h := float32(0)
+	for _, o := range objs {
+		h = max(h, o.MinSize().Height)
+	}
+	return fyne.NewSize(300, h)
+}
+
+var _ fyne.Layout = (*columns)(nil)
+
+// refreshSummary shows the financial summary of the local view.
+func (v *proposalView) refreshSummary() {
+	if v.summary == nil || v.p == nil {
+		return
+	}
+	fs := app.DetailView(v.p, v.d.sess.user.Role.ViewOptions()).FinancialSummary
+	cur := fs.Currency
+	lines := []struct {
+		label string
+		m     app.Money
+		show  bool
+	}{
+		{"Parts subtotal", fs.PartsSubtotal, true},
+		{"Parts discount", -fs.PartsDiscount, fs.PartsDiscount != 0},
+		{"Parts total", fs.PartsTotal, true},
+		{"Labor", fs.LaborTotal, true},
+		{"Fees", fs.FeeTotal, true},
+		{"Subtotal", fs.ProposalSubtotal, true},
+		{"Sales tax (" + string(fs.SalesTax.TaxStatus) + ")", fs.SalesTax.Total, true},
+	}
+	var objs []fyne.CanvasObject
+	for _, l := range lines {
+		if !l.show {
+			continue
+		}
+		objs = append(objs, summaryLine(l.label, formatMoney(l.m, cur), false))
+	}
+	objs = append(objs, widget.NewSeparator(), summaryLine("Total", formatMoney(fs.ProposalTotal, cur), true))
+	v.summary.Objects = objs
+	v.summary.Refresh()
+}
+
+func summaryLine(label, value string, bold bool) fyne.CanvasObject {
+	return container.NewBorder(nil, nil, widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: bold}),
+		widget.NewLabelWithStyle(value, fyne.TextAlignTrailing, fyne.TextStyle{Bold: bold, Monospace: !bold}))
+}
+
+// changeOrders lists the change orders; each opens a read-only detail.
+func (v *proposalView) changeOrders() fyne.CanvasObject {
+	box := container.NewVBox()
+	for i := range v.p.ChangeOrders {
+		co := &v.p.ChangeOrders[i]
+		sum := app.ChangeOrderSummaryView(co)
+		text := fmt.Sprintf("Change order %d · %s · %s · %s", co.Number, co.Name, co.Status,
+			formatMoney(sum.Total.ChangeOrderTotal, sum.Total.Currency))
+		box.Add(widget.NewButton(text, func() { v.showChangeOrder(co) }))
+	}
+	return widget.NewCard("Change orders", "read-only", box)
+}
+
+func (v *proposalView) showChangeOrder(co *app.ChangeOrder) {
+	role := v.d.sess.user.Role
+	cv := app.ChangeOrderDetailView(co, role.ViewOptions())
+	cur := cv.FinancialSummary.Currency
+	objs := []fyne.CanvasObject{
+		widget.NewLabel(fmt.Sprintf("Status: %s", co.Status)),
+	}
+	if co.ProjectDescription != "" {
+		d := widget.NewLabel(co.ProjectDescription)
+		d.Wrapping = fyne.TextWrapWord
+		objs = append(objs, d)
+	}
+	for _, a := range cv.Areas {
+		box := container.NewVBox()
+		for i, o := range a.Options {
+			box.Add(widget.NewLabelWithStyle(fmt.Sprintf("Option %d", i+1), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+			box.Add(itemsTable(o.Items, cur, role.Can(app.PermViewCosts)))
+		}
+		objs = append(objs, widget.NewCard(a.Name, "", box))
+	}
+	fs := cv.FinancialSummary
+	objs = append(objs, summaryLine("Subtotal", formatMoney(fs.ChangeOrderSubtotal, cur), false),
+		summaryLine("Sales tax", formatMoney(fs.SalesTax.Total, cur), false),
+		summaryLine("Change order total", formatMoney(fs.ChangeOrderTotal, cur), true))
+	content := container.NewVScroll(container.NewVBox(objs...))
+	dl := dialog.NewCustom(fmt.Sprintf("Change order %d: %s", co.Number, co.Name), "Close",
+		container.New(layout.NewGridWrapLayout(fyne.NewSize(720, 480)), content), v.d.win)
+	v.d.showDialog(dl)
+}

@@ -1,0 +1,209 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"proposaldesk/app"
+	"proposaldesk/localstore"
+)
+
+const allStatuses = "All statuses"
+
+// Sort choices: each a field and a direction, in the words a user reads.
+var sortChoices = []struct {
+	label string
+	field app.SortField
+	desc  bool
+}{
+	{"Recently modified", app.SortModifiedDate, true},
+	{"Recently created", app.SortCreatedDate, true},
+	{"Number (high to low)", app.SortNumber, true},
+	{"Number (low to high)", app.SortNumber, false},
+	{"Name (A–Z)", app.SortName, false},
+	{"Customer (A–Z)", app.SortClientName, false},
+	{"Status", app.SortStatus, false},
+}
+
+// listPanel is the proposal list: search as you type, a status filter,
+// sort and the archived toggle, with app.ListQuery's semantics (the
+// server's). The list is virtualized: only visible rows are widgets.
+type listPanel struct {
+	d        *Desktop
+	query    app.ListQuery
+	rows     []localstore.ListItem
+	search   *plainEntry
+	status   *widget.Select
+	sort     *widget.Select
+	archived *widget.Check
+	count    *widget.Label
+	list     *widget.List
+	content  fyne.CanvasObject
+	selected int64
+}
+
+func newListPanel(d *Desktop) *listPanel {
+	l := &listPanel{d: d, query: app.DefaultListQuery()}
+	// One page holding every match: the list widget shows only what is
+	// on screen.
+	l.query.PageSize = math.MaxInt32
+	l.search = newPlainEntry(d)
+	l.search.SetPlaceHolder("Search name, number, customer, company, email (Ctrl+F)")
+	l.search.OnChanged = func(s string) { l.query.SearchText = s; l.refresh() }
+	opts := []string{allStatuses}
+	for _, s := range app.Statuses {
+		if s != app.StatusUndefined {
+			opts = append(opts, string(s))
+		}
+	}
+	l.status = widget.NewSelect(opts, func(s string) {
+		l.query.Statuses = nil
+		if s != allStatuses {
+			l.query.Statuses = []app.Status{app.Status(s)}
+		}
+		l.refresh()
+	})
+	l.status.SetSelected(allStatuses)
+	labels := make([]string, len(sortChoices))
+	for i, c := range sortChoices {
+		labels[i] = c.label
+	}
+	l.sort = widget.NewSelect(labels, func(s string) {
+		for _, c := range sortChoices {
+			if c.label == s {
+				l.query.SortBy, l.query.Descending = c.field, c.desc
+			}
+		}
+		l.refresh()
+	})
+	l.sort.SetSelectedIndex(0)
+	l.archived = widget.NewCheck("Archived", func(on bool) { l.query.Archived = on; l.refresh() })
+	l.count = widget.NewLabel("")
+	l.list = widget.NewList(func() int { return len(l.rows) }, newRow, func(i widget.ListItemID, o fyne.CanvasObject) {
+		if i < len(l.rows) {
+			o.(*row).show(&l.rows[i])
+		}
+	})
+	l.list.OnSelected = func(i widget.ListItemID) {
+		if i < len(l.rows) && l.rows[i].ID != l.selected {
+			l.selected = l.rows[i].ID
+			d.OpenProposal(l.selected)
+		}
+	}
+	filters := container.NewGridWithColumns(2, l.status, l.sort)
+	top := container.NewVBox(l.search, filters, container.NewBorder(nil, nil, l.archived, l.count))
+	l.content = container.NewBorder(top, nil, nil, nil, l.list)
+	return l
+}
+
+// refresh runs the query again over the local store.
+func (l *listPanel) refresh() {
+	s := l.d.sess
+	if s == nil || l.list == nil {
+		return
+	}
+	rows, n, err := s.st.ListItems(l.query)
+	if err != nil {
+		l.count.SetText("Error: " + err.Error())
+		return
+	}
+	l.rows = rows
+	switch n {
+	case 1:
+		l.count.SetText("1 proposal")
+	default:
+		l.count.SetText(fmt.Sprintf("%d proposals", n))
+	}
+	l.list.Refresh()
+	l.syncSelection()
+}
+
+// syncSelection keeps the open proposal highlighted in the list.
+func (l *listPanel) syncSelection() {
+	for i := range l.rows {
+		if l.rows[i].ID == l.selected {
+			l.list.Select(i)
+			return
+		}
+	}
+	l.list.UnselectAll()
+}
+
+// selectID highlights a proposal opened elsewhere (new, remembered).
+func (l *listPanel) selectID(id int64) {
+	l.selected = id
+	for i := range l.rows {
+		if l.rows[i].ID == id {
+			l.list.Select(i)
+			l.list.ScrollTo(i)
+			return
+		}
+	}
+}
+
+// row is one line of the list: number, name, customer, status, total
+// and a badge for unsent, failed or conflicting edits.
+type row struct {
+	widget.BaseWidget
+	number, name, sub, total *widget.Label
+	badge                    *widget.Label
+	box                      *fyne.Container
+}
+
+func newRow() fyne.CanvasObject {
+	r := &row{
+		number: widget.NewLabel("#00000"),
+		name:   widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		sub:    widget.NewLabel(""),
+		total:  widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true}),
+		badge:  widget.NewLabel(""),
+	}
+	r.name.Truncation = fyne.TextTruncateEllipsis
+	r.sub.Truncation = fyne.TextTruncateEllipsis
+	r.sub.Importance = widget.LowImportance
+	right := container.NewVBox(r.total, container.New(layout.NewCustomPaddedLayout(0, 0, 0, 0), r.badge))
+	texts := container.New(layout.NewCustomPaddedLayout(-6, -6, 0, 0), container.NewGridWithRows(2, r.name, r.sub))
+	r.box = container.NewBorder(nil, nil, r.number, right, texts)
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+func (r *row) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }
+
+func (r *row) show(it *localstore.ListItem) {
+	if it.Offline() {
+		r.number.SetText("new")
+	} else {
+		r.number.SetText(fmt.Sprintf("#%d", it.Number))
+	}
+	r.name.SetText(it.Name)
+	client := it.ClientName
+	if client == "" {
+		client = "No customer"
+	}
+	r.sub.SetText(client + " · " + string(it.Status))
+	r.total.SetText(formatMoney(it.Total, it.Currency))
+	text, imp := badgeOf(it)
+	r.badge.SetText(text)
+	r.badge.Importance = imp
+	r.badge.Refresh()
+}
+
+// badgeOf is a row's badge: conflicts first, then failures, then edits
+// waiting to be sent.
+func badgeOf(it *localstore.ListItem) (string, widget.Importance) {
+	switch {
+	case it.Conflicts > 0 || it.Conflicted:
+		return "⚠ conflict", widget.DangerImportance
+	case it.Failed > 0:
+		return "✕ failed", widget.DangerImportance
+	case it.Pending > 0:
+		return fmt.Sprintf("● %d unsent", it.Pending), widget.WarningImportance
+	}
+	return "", widget.LowImportance
+}

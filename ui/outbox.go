@@ -1,0 +1,314 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"proposaldesk/app"
+	"proposaldesk/localstore"
+)
+
+// outboxPanel lists the edits that need the user: conflicts (mine and
+// theirs side by side per field, keep mine or keep theirs) and edits the
+// server refused (its reason, discard, or edit and retry).
+type outboxPanel struct {
+	d    *Desktop
+	body *fyne.Container
+}
+
+// ShowOutbox opens the conflicts and failed edits panel.
+func (d *Desktop) ShowOutbox() {
+	if d.sess == nil {
+		return
+	}
+	p := &outboxPanel{d: d, body: container.NewVBox()}
+	p.refresh()
+	dl := dialog.NewCustom("Conflicts and failed edits", "Close",
+		container.New(layout.NewGridWrapLayout(fyne.NewSize(860, 520)), container.NewVScroll(p.body)), d.win)
+	d.showDialog(dl)
+}
+
+func (p *outboxPanel) refresh() {
+	st := p.d.sess.st
+	entries, err := st.Entries()
+	var objs []fyne.CanvasObject
+	if err != nil {
+		objs = append(objs, widget.NewLabel(explain(err)))
+	}
+	records := map[int64]*localstore.Record{}
+	record := func(id int64) *localstore.Record {
+		if r, ok := records[id]; ok {
+			return r
+		}
+		r, _ := st.Record(id)
+		records[id] = r
+		return r
+	}
+	for i := range entries {
+		e := &entries[i]
+		switch e.State {
+		case localstore.StateConflict:
+			objs = append(objs, p.conflictCard(e, record(e.ProposalID)))
+		case localstore.StateFailed:
+			objs = append(objs, p.failedCard(e, record(e.ProposalID)))
+		}
+	}
+	if len(objs) == 0 {
+		objs = append(objs, widget.NewLabel("Nothing needs your attention: every edit was sent or is waiting to be sent."))
+	}
+	p.body.Objects = objs
+	p.body.Refresh()
+}
+
+func proposalName(r *localstore.Record) string {
+	if r == nil || r.Local == nil {
+		return "a proposal no longer on this computer"
+	}
+	if app.IsTemporaryID(r.ID) {
+		return fmt.Sprintf("%q (new)", r.Local.Name)
+	}
+	return fmt.Sprintf("#%d %q", r.Local.Number, r.Local.Name)
+}
+
+func (p *outboxPanel) conflictCard(e *localstore.Entry, r *localstore.Record) fyne.CanvasObject {
+	box := container.NewVBox()
+	fields := e.Fields()
+	header := container.New(&columns{weights: []float32{0.2, 0.4, 0.4}},
+		boldLabel("Field"), boldLabel("Mine (this computer)"), boldLabel("Theirs (the server)"))
+	box.Add(header)
+	if r != nil {
+		for _, c := range r.Conflicts {
+			if !slices.Contains(fields, c.Field) {
+				continue
+			}
+			box.Add(container.New(&columns{weights: []float32{0.2, 0.4, 0.4}},
+				wrapLabel(fieldLabel(c.Field)), wrapLabel(shown(c.Mine)), wrapLabel(shown(c.Theirs))))
+		}
+	}
+	mine := widget.NewButton("Keep mine", func() { p.resolve(e.Seq, true) })
+	theirs := widget.NewButton("Keep theirs", func() { p.resolve(e.Seq, false) })
+	box.Add(container.NewHBox(layout.NewSpacer(), theirs, mine))
+	return widget.NewCard("Conflict in "+proposalName(r), "Someone changed this on the server while you edited it offline.", box)
+}
+
+func (p *outboxPanel) resolve(seq uint64, keepMine bool) {
+	if err := p.d.sess.eng.ResolveConflict(context.Background(), seq, keepMine); err != nil {
+		p.d.showError("Could not resolve the conflict", err)
+		return
+	}
+	p.after()
+}
+
+func (p *outboxPanel) after() {
+	p.refresh()
+	p.d.list.refresh()
+	p.d.detail.reloadIfChanged()
+}
+
+func (p *outboxPanel) failedCard(e *localstore.Entry, r *localstore.Record) fyne.CanvasObject {
+	reason := widget.NewLabel("The server said: " + sentence(e.ErrorMessage))
+	reason.Wrapping = fyne.TextWrapWord
+	reason.Importance = widget.DangerImportance
+	box := container.NewVBox(wrapLabel(describeEntry(e)), reason)
+	discard := widget.NewButton("Discard this edit", func() {
+		if err := p.d.sess.eng.Discard(context.Background(), e.Seq); err != nil {
+			p.d.showError("Could not discard the edit", err)
+			return
+		}
+		p.after()
+	})
+	var retry *widget.Button
+	if text, ok := editableText(e); ok {
+		fix := newPlainEntry(p.d)
+		fix.MultiLine = strings.Contains(text, "\n") || len(text) > 60
+		fix.SetText(text)
+		box.Add(fix)
+		retry = widget.NewButton("Edit and retry", func() { p.editAndRetry(e, fix.Text) })
+	} else {
+		retry = widget.NewButton("Retry", func() {
+			if err := p.d.sess.eng.Retry(context.Background(), e.Seq); err != nil {
+				p.d.showError("Could not retry the edit", err)
+				return
+			}
+			p.after()
+		})
+	}
+	box.Add(container.NewHBox(layout.NewSpacer(), discard, retry))
+	return widget.NewCard("Refused edit in "+proposalName(r), "", box)
+}
+
+// editAndRetry replaces a refused text edit with the corrected text: the
+// old entry goes, a new edit is made (and checked by the rules now).
+func (p *outboxPanel) editAndRetry(e *localstore.Entry, text string) {
+	m, err := e.Decode()
+	if err != nil {
+		p.d.showError("Could not retry the edit", err)
+		return
+	}
+	next := withText(m, text)
+	eng := p.d.sess.eng
+	ctx := context.Background()
+	if err := eng.Discard(ctx, e.Seq); err != nil {
+		p.d.showError("Could not retry the edit", err)
+		return
+	}
+	if _, err := eng.Edit(ctx, e.ProposalID, next); err != nil {
+		p.d.showError("The corrected edit was not accepted", err)
+	}
+	p.after()
+}
+
+// editableText is the text a refused text edit carried.
+func editableText(e *localstore.Entry) (string, bool) {
+	m, err := e.Decode()
+	if err != nil {
+		return "", false
+	}
+	switch m := m.(type) {
+	case *app.UpdateProposal:
+		if m.Name != nil && m.SalesPersonID == nil {
+			return *m.Name, true
+		}
+	case *app.SetDescription:
+		return m.Description, true
+	case *app.SetInternalNotes:
+		return m.InternalNotes, true
+	case *app.SetOptionClientDescription:
+		return m.ClientDescription, true
+	case *app.SetOptionInstallerNotes:
+		return m.InstallerNotes, true
+	case *app.CreateArea:
+		return m.Name, true
+	}
+	return "", false
+}
+
+func withText(m app.Mutation, text string) app.Mutation {
+	switch m := m.(type) {
+	case *app.UpdateProposal:
+		c := *m
+		c.Name = &text
+		return &c
+	case *app.SetDescription:
+		c := *m
+		c.Description = text
+		return &c
+	case *app.SetInternalNotes:
+		c := *m
+		c.InternalNotes = text
+		return &c
+	case *app.SetOptionClientDescription:
+		c := *m
+		c.ClientDescription = text
+		return &c
+	case *app.SetOptionInstallerNotes:
+		c := *m
+		c.InstallerNotes = text
+		return &c
+	case *app.CreateArea:
+		c := *m
+		c.Name = text
+		return &c
+	}
+	return m
+}
+
+// describeEntry says what an edit was, in words.
+func describeEntry(e *localstore.Entry) string {
+	switch e.Kind {
+	case localstore.EntryContact:
+		if e.Contact != nil {
+			return "Create contact " + strings.TrimSpace(e.Contact.FirstName+" "+e.Contact.LastName)
+		}
+		return "Create a contact"
+	case localstore.EntryLocation:
+		if e.Location != nil {
+			return "Add location " + e.Location.Street
+		}
+		return "Add a location"
+	}
+	m, err := e.Decode()
+	if err != nil {
+		return "An edit this version cannot read"
+	}
+	switch m := m.(type) {
+	case *app.CreateProposal:
+		return "Create the proposal"
+	case *app.UpdateProposal:
+		if m.Name != nil {
+			return "Rename to " + *m.Name
+		}
+		return "Change the salesperson"
+	case *app.SetDescription:
+		return "Change the project description"
+	case *app.SetInternalNotes:
+		return "Change the installer notes"
+	case *app.CreateArea:
+		return "Add area " + m.Name
+	case *app.CreateOption:
+		return "Add an option"
+	case *app.SetOptionClientDescription:
+		return "Change an option's client description"
+	case *app.SetOptionInstallerNotes:
+		return "Change an option's installer notes"
+	case *app.AssignContact:
+		return "Change the customer"
+	case *app.AssignLocation:
+		return "Change the location"
+	case *app.ChangeStatus:
+		return "Move to " + string(m.Status)
+	}
+	return string(m.Kind())
+}
+
+// fieldLabel names a conflict field for people.
+func fieldLabel(f string) string {
+	switch f {
+	case localstore.FieldName:
+		return "Name"
+	case localstore.FieldSalesPerson:
+		return "Salesperson"
+	case localstore.FieldProjectDescription:
+		return "Project description"
+	case localstore.FieldInternalNotes:
+		return "Installer notes"
+	case localstore.FieldStatus:
+		return "Status"
+	case localstore.FieldCustomer:
+		return "Customer"
+	case localstore.FieldCustomerLocation:
+		return "Location"
+	}
+	if strings.HasSuffix(f, "/clientDescription") {
+		return "Option client description"
+	}
+	if strings.HasSuffix(f, "/installerDescription") {
+		return "Option installer notes"
+	}
+	return f
+}
+
+func shown(s string) string {
+	if s == "" {
+		return "(empty)"
+	}
+	return s
+}
+
+func boldLabel(s string) *widget.Label {
+	return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+}
+
+func wrapLabel(s string) *widget.Label {
+	l := widget.NewLabel(s)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}

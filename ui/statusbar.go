@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"proposaldesk/app"
+	syncer "proposaldesk/sync"
+)
+
+// statusBar shows sync as it happens: online or offline, unsent edits,
+// the last sync time, progress while syncing, "Sync now", and buttons to
+// the failed edits and conflicts.
+type statusBar struct {
+	d         *Desktop
+	state     syncer.State
+	online    *widget.Label
+	pending   *widget.Label
+	last      *widget.Label
+	problems  *widget.Button
+	errText   *widget.Label
+	progress  *widget.ProgressBar
+	syncNow   *widget.Button
+	signAgain *widget.Button
+	content   fyne.CanvasObject
+}
+
+func newStatusBar(d *Desktop) *statusBar {
+	b := &statusBar{d: d}
+	b.online = widget.NewLabel("")
+	b.pending = widget.NewLabel("")
+	b.last = widget.NewLabel("")
+	b.errText = widget.NewLabel("")
+	b.errText.Truncation = fyne.TextTruncateEllipsis
+	b.errText.Importance = widget.WarningImportance
+	b.progress = widget.NewProgressBar()
+	b.progress.Hide()
+	b.problems = widget.NewButton("", d.ShowOutbox)
+	b.problems.Importance = widget.DangerImportance
+	b.problems.Hide()
+	b.syncNow = widget.NewButton("Sync now", d.SyncNow)
+	b.signAgain = widget.NewButton("Sign in again", d.SignOut)
+	b.signAgain.Hide()
+	left := container.NewHBox(b.online, widget.NewSeparator(), b.pending, widget.NewSeparator(), b.last, b.problems)
+	right := container.NewHBox(container.NewGridWrap(fyne.NewSize(160, b.progress.MinSize().Height), b.progress), b.signAgain, b.syncNow)
+	b.content = container.NewBorder(widget.NewSeparator(), nil, left, right, b.errText)
+	return b
+}
+
+func (b *statusBar) show(st syncer.State) {
+	b.state = st
+	if st.Online {
+		b.online.SetText("● Online")
+		b.online.Importance = widget.SuccessImportance
+	} else {
+		b.online.SetText("○ Offline")
+		b.online.Importance = widget.LowImportance
+	}
+	b.online.Refresh()
+	switch {
+	case st.Pending == 0:
+		b.pending.SetText("All changes sent")
+	case st.Pending == 1:
+		b.pending.SetText("1 unsent change")
+	default:
+		b.pending.SetText(fmt.Sprintf("%d unsent changes", st.Pending))
+	}
+	b.last.SetText("Last sync " + formatWhen(st.LastSync, time.Now()))
+	var parts []string
+	if st.Failed > 0 {
+		parts = append(parts, plural(st.Failed, "failed edit", "failed edits"))
+	}
+	if st.Conflicts > 0 {
+		parts = append(parts, plural(st.Conflicts, "conflict", "conflicts"))
+	}
+	if len(parts) > 0 {
+		text := parts[0]
+		if len(parts) > 1 {
+			text += " · " + parts[1]
+		}
+		b.problems.SetText(text + " — review")
+		b.problems.Show()
+	} else {
+		b.problems.Hide()
+	}
+	if st.Syncing {
+		b.progress.Show()
+		if st.Total > 0 {
+			b.progress.Max = float64(st.Total)
+			b.progress.SetValue(float64(st.Done))
+		} else {
+			b.progress.Max = 1
+			b.progress.SetValue(0)
+		}
+		b.syncNow.Disable()
+	} else {
+		b.progress.Hide()
+		b.syncNow.Enable()
+	}
+	msg := ""
+	expired := false
+	if st.LastError != nil {
+		switch app.KindOf(st.LastError) {
+		case app.KindAPIKeyRevoked, app.KindInvalidCredentials, app.KindCredentialsMissing:
+			msg, expired = "Your sign-in is no longer valid on the server. Sign in again to send your changes; they are kept on this computer.", true
+		default:
+			if errors.Is(st.LastError, syncer.ErrUnreachable) {
+				msg = "Working offline: changes are kept on this computer and sent when the server can be reached."
+			} else {
+				msg = sentence(syncer.Explain(st.LastError))
+			}
+		}
+	}
+	b.errText.SetText(msg)
+	if expired {
+		b.signAgain.Show()
+	} else {
+		b.signAgain.Hide()
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
