@@ -239,7 +239,6 @@ func (d *Desktop) showWorkspace() {
 		newBtn.Disable()
 	}
 	who := widget.NewLabel(fmt.Sprintf("%s · %s", s.user.Email, s.user.Role))
-	who.Truncation = fyne.TextTruncateEllipsis
 	top := container.NewBorder(nil, nil, newBtn,
 		container.NewHBox(who, widget.NewButton("Sign out", d.SignOut)))
 	split := container.NewHSplit(d.list.content, d.detail.content)

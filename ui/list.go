@@ -166,9 +166,12 @@ func newRow() fyne.CanvasObject {
 	r.name.Truncation = fyne.TextTruncateEllipsis
 	r.sub.Truncation = fyne.TextTruncateEllipsis
 	r.sub.Importance = widget.LowImportance
-	right := container.NewVBox(r.total, container.New(layout.NewCustomPaddedLayout(0, 0, 0, 0), r.badge))
-	texts := container.New(layout.NewCustomPaddedLayout(-6, -6, 0, 0), container.NewGridWithRows(2, r.name, r.sub))
-	r.box = container.NewBorder(nil, nil, r.number, right, texts)
+	tight := func(o fyne.CanvasObject) fyne.CanvasObject {
+		return container.New(layout.NewCustomPaddedLayout(-4, -4, 0, 0), o)
+	}
+	right := container.NewVBox(tight(r.total), tight(r.badge))
+	texts := container.NewVBox(tight(r.name), tight(r.sub))
+	r.box = container.NewBorder(nil, nil, container.NewVBox(tight(r.number)), right, texts)
 	r.ExtendBaseWidget(r)
 	return r
 }

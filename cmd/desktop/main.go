@@ -9,11 +9,13 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -69,7 +71,35 @@ func main() {
 			fmt.Fprintf(os.Stderr, "desktop: window shown %d ms after start\n", time.Since(start).Milliseconds())
 		})
 	}
+	if path := os.Getenv("PD_SMOKE_REPORT"); path != "" {
+		go smokeReport(d, path, os.Getenv("PD_SMOKE_OPEN") != "")
+	}
 	d.Window().ShowAndRun()
+}
+
+// smokeReport writes what the window shows to path once the app has
+// signed in and synced (or failed to sign in), for the smoke test of
+// the real binary under Xvfb.
+func smokeReport(d *ui.Desktop, path string, openFirst bool) {
+	deadline := time.Now().Add(45 * time.Second)
+	var snap ui.Snapshot
+	for time.Now().Before(deadline) {
+		time.Sleep(250 * time.Millisecond)
+		fyne.DoAndWait(func() { snap = d.Snapshot() })
+		failed := !snap.SignedIn && snap.SignInMessage != "" && !strings.HasPrefix(snap.SignInMessage, "Signing in")
+		if failed || snap.Synced {
+			break
+		}
+	}
+	if openFirst && snap.Synced {
+		fyne.DoAndWait(d.OpenFirst)
+		time.Sleep(time.Second)
+		fyne.DoAndWait(func() { snap = d.Snapshot() })
+	}
+	data, _ := json.MarshalIndent(snap, "", "  ")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		log.Print(err)
+	}
 }
 
 // defaultDataDir is the OS's per-user config folder.

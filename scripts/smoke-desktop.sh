@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Smoke test of the real desktop binary: build server and desktop, start
+# a demo server on a free loopback port, run the desktop in a virtual X
+# display signed in as the demo Sales user, take a screenshot, and fail
+# if the app did not sign in and sync, shows an error, or the screenshot
+# is blank. UPDATE_SCREENSHOTS=1 copies the screenshots to
+# docs/screenshots/. Run it inside dbus-run-session (scripts/test.sh
+# does) so the keyring calls have a session bus.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+for tool in xvfb-run xdotool import convert curl; do
+  command -v "$tool" >/dev/null || { echo "smoke-desktop: $tool is missing (scripts/setup-debian.sh installs it)" >&2; exit 1; }
+done
+
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+go build -o bin/ ./cmd/server ./cmd/desktop
+
+# A free port: one that refuses connections now.
+port=""
+for _ in $(seq 1 50); do
+  p=$((20000 + RANDOM % 20000))
+  if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then port=$p; break; fi
+done
+[ -n "$port" ] || { echo "smoke-desktop: no free port" >&2; exit 1; }
+
+./bin/server serve --demo --data "$work/server" --addr "127.0.0.1:$port" >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 150); do
+  [ -f "$work/server/demo.json" ] && curl -fsS -o /dev/null "http://127.0.0.1:$port/openapi.json" 2>/dev/null && break
+  sleep 0.1
+done
+[ -f "$work/server/demo.json" ] || { echo "smoke-desktop: the demo server did not start"; cat "$work/server.log"; exit 1; }
+
+# shoot THEME NAME: run the desktop, wait for the report, screenshot.
+shoot() {
+  local theme=$1 name=$2
+  local report="$work/report-$name.json" shot="$work/$name.png"
+  rm -rf "$work/desktop-$name"
+  FYNE_THEME=$theme PD_SMOKE_REPORT="$report" PD_SMOKE_OPEN=1 LANG=en_US.UTF-8 \
+    xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+      timeout 90 ./bin/desktop --data "$1" --connect "$2" --demo-user Sales >"$3" 2>&1 &
+      pid=$!
+      timeout 30 xdotool search --sync --name "Proposal Desk" >/dev/null || { echo "smoke-desktop: no window"; exit 1; }
+      for _ in $(seq 1 200); do [ -f "$4" ] && break; sleep 0.25; done
+      sleep 1
+      wid=$(xdotool search --name "Proposal Desk" | head -1)
+      xdotool windowsize "$wid" 1280 800 windowmove "$wid" 0 0 2>/dev/null || true
+      sleep 1
+      import -window root "$5"
+      kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
+    ' _ "$work/desktop-$name" "$work/server/demo.json" "$work/desktop-$name.log" "$report" "$shot"
+  [ -f "$report" ] || { echo "smoke-desktop: the app wrote no report"; cat "$work/desktop-$name.log"; exit 1; }
+  echo "smoke-desktop: $name: $(tr -d '\n' <"$report")"
+  grep -q '"signedIn": true' "$report" || { echo "smoke-desktop: not signed in"; exit 1; }
+  grep -q '"synced": true' "$report" || { echo "smoke-desktop: no completed sync"; exit 1; }
+  grep -q '"rows": 0' "$report" && { echo "smoke-desktop: the list is empty"; exit 1; }
+  grep -q '"statusError"' "$report" && { echo "smoke-desktop: the status bar shows an error"; exit 1; }
+  if grep -qiE 'panic|fatal' "$work/desktop-$name.log"; then
+    echo "smoke-desktop: the app logged a failure"; cat "$work/desktop-$name.log"; exit 1
+  fi
+  local sd
+  sd=$(convert "$shot" -format '%[fx:standard_deviation]' info:)
+  echo "smoke-desktop: $name screenshot standard deviation $sd"
+  awk -v s="$sd" 'BEGIN { exit !(s > 0.05) }' || { echo "smoke-desktop: the screenshot is blank"; exit 1; }
+  if [ "${UPDATE_SCREENSHOTS:-}" = 1 ]; then
+    mkdir -p docs/screenshots
+    cp "$shot" "docs/screenshots/$name.png"
+  fi
+  cp "$shot" "bin/smoke-$name.png"
+}
+
+shoot light workspace-light
+shoot dark workspace-dark
+echo "smoke-desktop: ok"
