@@ -15,6 +15,13 @@ go vet ./...
 
 run_tests() {
   go test -race -count=1 -timeout 20m ./...
+  # The real desktop binary in a virtual display (needs Xvfb and the GL
+  # driver's Mesa DRI modules; scripts/setup-debian.sh installs them).
+  if command -v xvfb-run >/dev/null; then
+    ./scripts/smoke-desktop.sh
+  else
+    echo "test: no xvfb-run here; skipping the desktop smoke test" >&2
+  fi
 }
 
 if command -v dbus-run-session >/dev/null && command -v gnome-keyring-daemon >/dev/null; then
