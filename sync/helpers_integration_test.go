@@ -1,0 +1,341 @@
+package syncer
+
+// The one test helper file of the integration tests: a real apiserver on
+// loopback over a temporary bbolt file with a small fixture, and a loopback
+// TCP proxy that can drop connections, delay them, or cut a response after
+// the server has answered.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"proposaldesk/apiserver"
+	"proposaldesk/apiserver/auth"
+	"proposaldesk/apiserver/store"
+	"proposaldesk/apiserver/store/boltstore"
+	"proposaldesk/app"
+)
+
+// realServer is the apiserver shared by the integration tests of one test
+// binary. Its fixture is built through the store and app.Apply, as the
+// server's own tests build theirs, with passwords hashed at bcrypt's
+// lowest cost so that key exchanges stay fast under -race (the server
+// reads the cost from the hash). Tests create the proposals they change
+// and never depend on each other's writes.
+type realServer struct {
+	URL       string // compatibility signing (URL with or without query)
+	StrictURL string // StrictSigning: only the full URL is accepted
+	AppID     string
+	AppSecret string
+	users     map[string]fixtureUser
+}
+
+// fixtureUser is a user of the fixture's account.
+type fixtureUser struct {
+	Email, Password string
+	UserID          int64
+}
+
+var (
+	realOnce sync.Once
+	shared   *realServer
+	realErr  error
+	realStop func()
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if realStop != nil {
+		realStop()
+	}
+	os.Exit(code)
+}
+
+// startReal returns the shared real server, starting it on first use.
+func startReal(t *testing.T) *realServer {
+	t.Helper()
+	realOnce.Do(func() { shared, realErr = newRealServer() })
+	if realErr != nil {
+		t.Fatalf("starting the real server: %v", realErr)
+	}
+	return shared
+}
+
+func newRealServer() (*realServer, error) {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "syncer-it-")
+	if err != nil {
+		return nil, err
+	}
+	st, err := boltstore.Open(filepath.Join(dir, "server.db"), boltstore.WithNoSync())
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	a, err := auth.NewApp("desktop", now)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.Auth().CreateApp(ctx, a); err != nil {
+		return nil, err
+	}
+	acct, err := st.Auth().CreateAccount(ctx, store.Account{Name: "Main", SubscriptionExpiry: now.AddDate(1, 0, 0),
+		Currency: app.USD, Dealer: app.DealerProfile{CompanyName: "Main AV"}})
+	if err != nil {
+		return nil, err
+	}
+	s := &realServer{AppID: a.ID, AppSecret: a.Secret, users: map[string]fixtureUser{}}
+	var admin app.User
+	for _, u := range []struct {
+		role     app.Role
+		verified bool
+	}{{app.RoleAdmin, true}, {app.RoleSales, true}, {app.RoleViewer, true}, {app.RoleSales, false}} {
+		password := "pw " + string(u.role) + " &+=?%" // exchange queries with characters to escape
+		hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.MinCost)
+		if err != nil {
+			return nil, err
+		}
+		email := fmt.Sprintf("%s.%v@main.test", strings.ToLower(string(u.role)), u.verified)
+		rec, err := st.Auth().CreateUser(ctx, store.UserRecord{
+			User:      app.User{Email: email, FirstName: string(u.role), LastName: "User", Role: u.role, EmailVerified: u.verified},
+			AccountID: acct.ID, PasswordHash: hash, CreatedAt: now,
+		})
+		if err != nil {
+			return nil, err
+		}
+		s.users[userKey(u.role, u.verified)] = fixtureUser{Email: email, Password: password, UserID: rec.ID}
+		if u.role == app.RoleAdmin {
+			admin = rec.User
+		}
+	}
+	// An accepted proposal with two change orders, and a draft.
+	err = st.Update(ctx, acct.ID, func(tx store.Tx) error {
+		env := app.Env{Now: now, Actor: admin, Account: tx.Account().AppAccount(), Directory: tx,
+			NewID: tx.NextID, NextNumber: tx.NextNumber}
+		var p *app.Proposal
+		for _, m := range []app.Mutation{
+			&app.CreateProposal{SalesPersonID: admin.ID},
+			&app.CreateArea{Name: "Den"},
+			&app.ChangeStatus{Status: app.StatusSubmitted},
+			&app.ChangeStatus{Status: app.StatusAccepted},
+		} {
+			switch m := m.(type) {
+			case *app.CreateArea:
+				m.ID = p.ID
+			case *app.ChangeStatus:
+				m.ID = p.ID
+			}
+			next, err := app.Apply(p, m, env)
+			if err != nil {
+				return err
+			}
+			p = next
+		}
+		for i := 1; i <= 2; i++ {
+			co := app.ChangeOrder{Document: p.Clone().Document}
+			co.ID, co.Number, co.Name, co.Status = tx.NextID(), int64(i), fmt.Sprintf("Change %d", i), app.StatusDraft
+			p.ChangeOrders = append(p.ChangeOrders, co)
+		}
+		return tx.PutProposal(p)
+	})
+	if err != nil {
+		return nil, err
+	}
+	quiet := slog.New(slog.DiscardHandler)
+	srv := httptest.NewServer(apiserver.New(apiserver.Config{Logger: quiet}, st))
+	strict := httptest.NewServer(apiserver.New(apiserver.Config{Logger: quiet, StrictSigning: true}, st))
+	s.URL, s.StrictURL = srv.URL, strict.URL
+	realStop = func() {
+		srv.Close()
+		strict.Close()
+		st.Close()
+		os.RemoveAll(dir)
+	}
+	return s, nil
+}
+
+func userKey(role app.Role, verified bool) string { return fmt.Sprint(role, verified) }
+
+// user is a fixture user.
+func (s *realServer) user(t *testing.T, role app.Role, verified bool) fixtureUser {
+	t.Helper()
+	u, ok := s.users[userKey(role, verified)]
+	if !ok {
+		t.Fatalf("the fixture has no %s user (verified %v)", role, verified)
+	}
+	return u
+}
+
+// client returns a client for baseURL (the server's or a proxy's), not
+// signed in.
+func (s *realServer) client(t *testing.T, baseURL string, opts ...Option) *Client {
+	t.Helper()
+	c, err := NewClient(Connection{BaseURL: baseURL, AppID: s.AppID, AppSecret: s.AppSecret}, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// signedIn returns a client signed in as the fixture user of role.
+func (s *realServer) signedIn(t *testing.T, baseURL string, role app.Role, opts ...Option) *Client {
+	t.Helper()
+	u := s.user(t, role, true)
+	c := s.client(t, baseURL, opts...)
+	if _, err := c.Exchange(context.Background(), u.Email, u.Password); err != nil {
+		t.Fatalf("exchange as %s: %v", role, err)
+	}
+	return c
+}
+
+// proxyAction is what the proxy does with one accepted connection.
+type proxyAction int
+
+const (
+	proxyPass proxyAction = iota
+	// proxyDrop closes the connection at once, before reading anything.
+	proxyDrop
+	// proxyDelay waits, then passes the connection through.
+	proxyDelay
+	// proxyCut passes the request to the server, waits for its answer to
+	// start, forwards at most Keep bytes of it and closes the connection.
+	proxyCut
+)
+
+type proxyStep struct {
+	Action proxyAction
+	Delay  time.Duration
+	Keep   int
+}
+
+// tcpProxy is a loopback TCP proxy in front of an upstream address. Each
+// accepted connection takes the next planned step; with none left it
+// passes traffic through. Use clients without keep-alive so that one
+// request is one connection.
+type tcpProxy struct {
+	t        *testing.T
+	ln       net.Listener
+	upstream string
+
+	mu    sync.Mutex
+	plan  []proxyStep
+	conns int
+	cuts  int
+	wg    sync.WaitGroup
+}
+
+func startProxy(t *testing.T, upstreamURL string) *tcpProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := upstreamURL[len("http://"):]
+	p := &tcpProxy{t: t, ln: ln, upstream: u}
+	p.wg.Add(1)
+	go p.accept()
+	t.Cleanup(func() {
+		ln.Close()
+		p.wg.Wait()
+	})
+	return p
+}
+
+// URL is the proxy's base URL.
+func (p *tcpProxy) URL() string { return "http://" + p.ln.Addr().String() }
+
+// then plans the next connections.
+func (p *tcpProxy) then(steps ...proxyStep) {
+	p.mu.Lock()
+	p.plan = append(p.plan, steps...)
+	p.mu.Unlock()
+}
+
+// stats reports connections accepted and responses cut.
+func (p *tcpProxy) stats() (conns, cuts int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.conns, p.cuts
+}
+
+func (p *tcpProxy) accept() {
+	defer p.wg.Done()
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		p.conns++
+		step := proxyStep{Action: proxyPass}
+		if len(p.plan) > 0 {
+			step, p.plan = p.plan[0], p.plan[1:]
+		}
+		p.mu.Unlock()
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			p.handle(c, step)
+		}()
+	}
+}
+
+func (p *tcpProxy) handle(client net.Conn, step proxyStep) {
+	defer client.Close()
+	switch step.Action {
+	case proxyDrop:
+		return
+	case proxyDelay:
+		time.Sleep(step.Delay)
+	}
+	up, err := net.Dial("tcp", p.upstream)
+	if err != nil {
+		return
+	}
+	defer up.Close()
+	go func() {
+		_, _ = io.Copy(up, client)
+		if tc, ok := up.(*net.TCPConn); ok {
+			_ = tc.CloseWrite()
+		}
+	}()
+	if step.Action != proxyCut {
+		_, _ = io.Copy(client, up)
+		return
+	}
+	// Wait until the server has answered (it commits before it writes),
+	// then pass on at most Keep bytes and hang up.
+	buf := make([]byte, 64<<10)
+	_ = up.SetReadDeadline(time.Now().Add(10 * time.Second))
+	n, err := up.Read(buf)
+	if err != nil && n == 0 {
+		return
+	}
+	if step.Keep > 0 {
+		_, _ = client.Write(buf[:min(n, step.Keep)])
+	}
+	p.mu.Lock()
+	p.cuts++
+	p.mu.Unlock()
+	if tc, ok := client.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0) // a reset, as a dying network gives
+	}
+}
+
+// noKeepAlive is an HTTP client whose every request opens a connection.
+func noKeepAlive() *http.Client {
+	return &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+}
