@@ -256,7 +256,7 @@ func TestExportCSVMatchesAPI(t *testing.T) {
 			"laborTotalTax": fs.SalesTax.Calculation.LaborTotalTax, "feeTotalTax": fs.SalesTax.Calculation.FeeTotalTax,
 			"salesTaxTotal": fs.SalesTax.Total, "proposalTotal": fs.ProposalTotal,
 			"totalRecurringService": d.RecurringServices.TotalRecurringService,
-			"profitTotal": d.Profit.Total, "profitPercentage": d.Profit.Percentage,
+			"profitTotal":           d.Profit.Total, "profitPercentage": d.Profit.Percentage,
 		} {
 			sameFigure(t, where, col, r[col], v)
 		}
