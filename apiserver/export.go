@@ -179,7 +179,7 @@ func (s *Server) streamExport(ctx context.Context, c *call, q exportQuery, ids [
 		batch := ids[start:min(start+exportBatch, len(ids))]
 		err := s.st.View(ctx, c.account.ID, func(tx store.Tx) error {
 			for _, id := range batch {
-				p, err := tx.Proposal(id)
+				p, err := tx.ProposalUncached(id)
 				if errors.Is(err, store.ErrNotFound) || app.KindOf(err) == app.KindNotFound {
 					continue // gone since the IDs were listed
 				}
