@@ -338,7 +338,7 @@ func TestExportFilters(t *testing.T) {
 		"Statuses=Draft&Statuses=Accepted",
 		"Statuses=Submitted,Declined",
 		"IsArchive=true",
-		"ModifiedAfter=" + time.Now().Add(-10*24*time.Hour).UTC().Format("2006-01-02"),
+		"ModifiedAfter=" + time.Now().Add(-60*24*time.Hour).UTC().Format("2006-01-02"),
 		"SalesPersonId=" + app.FormatID(a.sales.rec.ID),
 		"SalesPersonId=" + app.FormatID(a.admin.rec.ID) + "&Statuses=Draft",
 		"SearchText=residence",
