@@ -161,5 +161,8 @@ func (s *Server) table() []routeDef {
 		r("GET", "/public/users", app.OpListUsers, true, s.listUsers),
 		r("GET", "/public/changes", app.OpChanges, true, s.changes),
 		r("POST", "/public/proposals/{ProposalId}/status", app.OpChangeStatus, true, s.changeStatus),
+		r("GET", "/public/export/proposals", app.OpExport, true, s.exportProposals),
+		r("GET", "/public/proposals/{ProposalId}/document", app.OpExport, true, s.proposalDocument),
+		r("GET", "/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}/document", app.OpExport, true, s.changeOrderDocument),
 	}
 }

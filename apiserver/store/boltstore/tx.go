@@ -100,6 +100,18 @@ func (t *tx) Proposal(id int64) (*app.Proposal, error) {
 	return &p, nil
 }
 
+func (t *tx) ProposalUncached(id int64) (*app.Proposal, error) {
+	v := t.b(bProposals).Get(idKey(id))
+	if v == nil {
+		return nil, notFound("proposal %d not found", id)
+	}
+	var p app.Proposal
+	if err := decode(v, &p); err != nil {
+		return nil, fmt.Errorf("proposal %d: %w", id, err)
+	}
+	return &p, nil
+}
+
 func (t *tx) PutProposal(p *app.Proposal) error {
 	if p == nil || p.ID <= 0 {
 		return fmt.Errorf("boltstore: PutProposal needs a proposal with an ID")
