@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	gosync "sync"
 	"time"
 
 	"proposaldesk/app"
@@ -124,7 +125,8 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	pr := newProgress(stderr)
 	if format == "json" {
 		q.Format = "jsonl"
-		p, err := exportTo(ctx, client, q, out, stdout, pr)
+		p, err := exportTo(ctx, client, q, out, stdout, pr.part(0))
+		pr.done()
 		if err != nil {
 			return err
 		}
@@ -137,28 +139,40 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := os.MkdirAll(out, 0o700); err != nil {
 		return err
 	}
-	q.Part = "proposals"
-	p, err := exportTo(ctx, client, q, filepath.Join(out, "proposals.csv"), stdout, pr)
-	if err != nil {
+	// The two files are two requests; running them side by side halves
+	// the wall time (the server decodes every proposal for each).
+	parts := []struct {
+		part, file string
+		res        syncer.ExportProgress
+		err        error
+	}{{part: "proposals", file: "proposals.csv"}, {part: "items", file: "items.csv"}}
+	pr.parts = len(parts)
+	var wg gosync.WaitGroup
+	for i := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pq := q
+			pq.Part = parts[i].part
+			parts[i].res, parts[i].err = exportTo(ctx, client, pq, filepath.Join(out, parts[i].file), stdout, pr.part(i))
+		}()
+	}
+	wg.Wait()
+	pr.done()
+	if err := errors.Join(parts[0].err, parts[1].err); err != nil {
 		return err
 	}
-	q.Part = "items"
-	pr.what = "proposals' line items"
-	items, err := exportTo(ctx, client, q, filepath.Join(out, "items.csv"), stdout, pr)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%s proposals and %s line items written to %s and %s\n", thousands(p.Rows), thousands(items.Rows),
+	fmt.Fprintf(stdout, "%s proposals and %s line items written to %s and %s\n",
+		thousands(parts[0].res.Rows), thousands(parts[1].res.Rows),
 		filepath.Join(out, "proposals.csv"), filepath.Join(out, "items.csv"))
 	return nil
 }
 
 // exportTo streams one export part into path ("-": stdout), through a
 // temporary file renamed into place only when complete.
-func exportTo(ctx context.Context, c *syncer.Client, q syncer.ExportQuery, path string, stdout io.Writer, pr *progress) (syncer.ExportProgress, error) {
+func exportTo(ctx context.Context, c *syncer.Client, q syncer.ExportQuery, path string, stdout io.Writer, update func(syncer.ExportProgress)) (syncer.ExportProgress, error) {
 	if path == "-" {
-		p, err := c.Export(ctx, q, stdout, pr.update)
-		pr.done()
+		p, err := c.Export(ctx, q, stdout, update)
 		return p, explainExport(err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
@@ -170,8 +184,7 @@ func exportTo(ctx context.Context, c *syncer.Client, q syncer.ExportQuery, path 
 	if err := tmp.Chmod(0o600); err != nil {
 		return syncer.ExportProgress{}, err
 	}
-	p, err := c.Export(ctx, q, tmp, pr.update)
-	pr.done()
+	p, err := c.Export(ctx, q, tmp, update)
 	if err != nil {
 		return p, explainExport(err)
 	}
@@ -203,16 +216,20 @@ func explainExport(err error) error {
 }
 
 // progress shows "Exported 1,234 of 10,000 proposals" on one updating
-// line when stderr is a terminal, and nothing otherwise.
+// line when stderr is a terminal, and nothing otherwise. With several
+// parts exporting at once it counts the slowest.
 type progress struct {
 	w     io.Writer
 	on    bool
-	what  string
+	parts int
+
+	mu    gosync.Mutex
+	seen  []syncer.ExportProgress
 	shown bool
 }
 
 func newProgress(stderr io.Writer) *progress {
-	p := &progress{w: stderr, what: "proposals"}
+	p := &progress{w: stderr, parts: 1}
 	if f, ok := stderr.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 			p.on = true
@@ -221,19 +238,39 @@ func newProgress(stderr io.Writer) *progress {
 	return p
 }
 
-func (p *progress) update(e syncer.ExportProgress) {
-	if !p.on {
-		return
+// part is the update function of part i.
+func (p *progress) part(i int) func(syncer.ExportProgress) {
+	return func(e syncer.ExportProgress) {
+		if !p.on {
+			return
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if len(p.seen) < p.parts {
+			p.seen = make([]syncer.ExportProgress, p.parts)
+			for j := range p.seen {
+				p.seen[j].Total = -1
+			}
+		}
+		p.seen[i] = e
+		slowest := p.seen[0]
+		for _, s := range p.seen[1:] {
+			if s.Proposals < slowest.Proposals {
+				slowest = s
+			}
+		}
+		line := "Exported " + thousands(slowest.Proposals)
+		if e.Total >= 0 {
+			line += " of " + thousands(e.Total)
+		}
+		fmt.Fprintf(p.w, "\r%s proposals\x1b[K", line)
+		p.shown = true
 	}
-	line := "Exported " + thousands(e.Proposals)
-	if e.Total >= 0 {
-		line += " of " + thousands(e.Total)
-	}
-	fmt.Fprintf(p.w, "\r%s %s\x1b[K", line, p.what)
-	p.shown = true
 }
 
 func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.shown {
 		fmt.Fprintln(p.w)
 		p.shown = false
