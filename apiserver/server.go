@@ -74,6 +74,8 @@ type Server struct {
 	mux     *http.ServeMux
 	routes  []Route
 	limiter *rateLimiter
+	// rendered holds encoded proposal details (see renderCache).
+	rendered *renderCache
 
 	dummyOnce sync.Once
 	dummyHash []byte
@@ -92,12 +94,13 @@ func New(cfg Config, st store.Store) *Server {
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{
-		cfg:     cfg,
-		st:      st,
-		log:     cfg.Logger,
-		now:     cfg.Now,
-		mux:     http.NewServeMux(),
-		limiter: newRateLimiter(exchangeFailureLimit, exchangeFailureWindow),
+		cfg:      cfg,
+		st:       st,
+		log:      cfg.Logger,
+		now:      cfg.Now,
+		mux:      http.NewServeMux(),
+		limiter:  newRateLimiter(exchangeFailureLimit, exchangeFailureWindow),
+		rendered: newRenderCache(64 << 20),
 	}
 	for _, rt := range s.table() {
 		s.routes = append(s.routes, rt.Route)

@@ -120,6 +120,19 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 		return err
 	}
 	key := idKey(p.ID)
+	// Every stored change gets a new version: the version is the ETag, and
+	// readers (the server's rendered-detail cache, clients' If-Match) rely
+	// on it changing whenever the content does, also for writers that put
+	// a proposal without going through app.Apply (demo data, imports).
+	if raw := t.b(bProposals).Get(key); raw != nil {
+		old, err := t.s.decoded.proposals.decode(strconv.FormatInt(p.ID, 10), raw)
+		if err != nil {
+			return fmt.Errorf("proposal %d: %w", p.ID, err)
+		}
+		if p.Version <= old.Version {
+			p.Version = old.Version + 1
+		}
+	}
 	entry := app.EntryOf(p)
 	for _, w := range []struct {
 		bucket []byte
