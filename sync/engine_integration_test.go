@@ -94,3 +94,141 @@ func findByName(t *testing.T, d *desk, name string) *localstore.Record {
 	t.Fatalf("no local proposal named %q", name)
 	return nil
 }
+
+// serverDraft creates a proposal with one area (two options) on the
+// server directly and returns its detail.
+func serverDraft(t *testing.T, s *realServer, name string) app.ProposalDetail {
+	t.Helper()
+	direct := s.signedIn(t, s.URL, app.RoleAdmin)
+	p := newDraft(t, direct, s, name)
+	p, err := direct.CreateOption(bg, p.ID, p.Areas[0].ID, "Opt B", "", WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// serverProposal reads a proposal from the server.
+func serverProposal(t *testing.T, s *realServer, id int64) app.ProposalDetail {
+	t.Helper()
+	got, err := s.signedIn(t, s.URL, app.RoleAdmin).GetProposal(bg, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got.Proposal
+}
+
+// Two desktops edit the same proposal offline, different fields: both
+// edits land, in either order, without a conflict.
+func TestEngineTwoClientsMergeDifferentFields(t *testing.T) {
+	s := startReal(t)
+	for _, aFirst := range []bool{true, false} {
+		p := serverDraft(t, s, "Merge")
+		a := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+		b := s.newDesk(t, s.URL, app.RoleAdmin, nil, nil)
+		a.sync(t)
+		b.sync(t)
+		opt := p.Areas[0].Options[0].ID
+		a.edit(t, p.ID, &app.SetDescription{ID: p.ID, Description: "From A"})
+		a.edit(t, p.ID, &app.SetOptionClientDescription{ID: p.ID, OptionID: opt, ClientDescription: "A's option text"})
+		b.edit(t, p.ID, &app.UpdateProposal{ID: p.ID, Name: strp("Renamed by B")})
+		b.edit(t, p.ID, &app.SetOptionInstallerNotes{ID: p.ID, OptionID: opt, InstallerNotes: "B's notes"})
+		first, second := a, b
+		if !aFirst {
+			first, second = b, a
+		}
+		first.sync(t)
+		second.sync(t)
+		first.sync(t)
+		for _, d := range []*desk{a, b} {
+			if st := d.eng.State(); st.Pending+st.Failed+st.Conflicts != 0 {
+				t.Fatalf("aFirst %v: state %+v", aFirst, st)
+			}
+		}
+		g := serverProposal(t, s, p.ID)
+		o := g.Areas[0].Options[0]
+		if g.ProjectDescription != "From A" || g.Name != "Renamed by B" || o.ClientDescription != "A's option text" || o.InstallerDescription != "B's notes" {
+			t.Fatalf("aFirst %v: server has %q %q %q %q", aFirst, g.ProjectDescription, g.Name, o.ClientDescription, o.InstallerDescription)
+		}
+		for _, d := range []*desk{a, b} {
+			rec, err := d.st.Record(p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Local.Version != g.Version || rec.Local.Name != g.Name || rec.Local.ProjectDescription != g.ProjectDescription {
+				t.Fatalf("aFirst %v: local %d %q %q, server %d", aFirst, rec.Local.Version, rec.Local.Name, rec.Local.ProjectDescription, g.Version)
+			}
+		}
+	}
+}
+
+// Two desktops change the same field: the second to sync gets a
+// conflict it resolves; keep mine sends its value, keep theirs drops it.
+func TestEngineTwoClientsConflictSameField(t *testing.T) {
+	s := startReal(t)
+	for _, keepMine := range []bool{true, false} {
+		for _, aFirst := range []bool{true, false} {
+			p := serverDraft(t, s, "Conflict")
+			a := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+			b := s.newDesk(t, s.URL, app.RoleAdmin, nil, nil)
+			a.sync(t)
+			b.sync(t)
+			a.edit(t, p.ID, &app.SetDescription{ID: p.ID, Description: "A says"})
+			a.edit(t, p.ID, &app.SetInternalNotes{ID: p.ID, InternalNotes: "A's notes"})
+			b.edit(t, p.ID, &app.SetDescription{ID: p.ID, Description: "B says"})
+			first, second := a, b
+			if !aFirst {
+				first, second = b, a
+			}
+			first.sync(t)
+			second.sync(t)
+			st := second.eng.State()
+			if st.Conflicts != 1 {
+				t.Fatalf("keepMine %v aFirst %v: state %+v, want one conflict", keepMine, aFirst, st)
+			}
+			rec, err := second.st.Record(p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.Conflicts) != 1 || rec.Conflicts[0].Field != "projectDescription" {
+				t.Fatalf("conflicts %+v", rec.Conflicts)
+			}
+			mine, theirs := "B says", "A says"
+			if !aFirst {
+				mine, theirs = theirs, mine
+			}
+			if c := rec.Conflicts[0]; c.Mine != mine || c.Theirs != theirs {
+				t.Fatalf("conflict %+v", c)
+			}
+			var seq uint64
+			entries, _ := second.st.Entries()
+			for _, en := range entries {
+				if en.State == "conflict" {
+					seq = en.Seq
+				}
+			}
+			if err := second.eng.ResolveConflict(bg, seq, keepMine); err != nil {
+				t.Fatal(err)
+			}
+			second.sync(t)
+			first.sync(t)
+			want := theirs
+			if keepMine {
+				want = mine
+			}
+			g := serverProposal(t, s, p.ID)
+			if g.ProjectDescription != want || g.InternalNotes != "A's notes" {
+				t.Fatalf("keepMine %v aFirst %v: server %q / %q, want %q", keepMine, aFirst, g.ProjectDescription, g.InternalNotes, want)
+			}
+			for _, d := range []*desk{a, b} {
+				if st := d.eng.State(); st.Pending+st.Failed+st.Conflicts != 0 {
+					t.Fatalf("state %+v", st)
+				}
+				rec, _ := d.st.Record(p.ID)
+				if rec.Local.ProjectDescription != want || len(rec.Conflicts) != 0 {
+					t.Fatalf("local %q, conflicts %v", rec.Local.ProjectDescription, rec.Conflicts)
+				}
+			}
+		}
+	}
+}
