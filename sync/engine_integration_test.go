@@ -232,3 +232,112 @@ func TestEngineTwoClientsConflictSameField(t *testing.T) {
 		}
 	}
 }
+
+// entryOf finds the outbox entry whose mutation has the kind.
+func entriesByKind(t *testing.T, d *desk) map[app.MutationKind][]localstore.Entry {
+	t.Helper()
+	all, err := d.st.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[app.MutationKind][]localstore.Entry{}
+	for _, en := range all {
+		if en.Kind != localstore.EntryProposal {
+			continue
+		}
+		m, err := en.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[m.Kind()] = append(out[m.Kind()], en)
+	}
+	return out
+}
+
+// Edits the server refuses (a name taken meanwhile, the option limit,
+// a proposal accepted in the office) are kept as failed with the reason;
+// the ones depending on them wait; the rest land.
+func TestEngineRejectedEditsAreKeptAndDoNotBlockOthers(t *testing.T) {
+	s := startReal(t)
+	office := s.signedIn(t, s.URL, app.RoleAdmin)
+	p := serverDraft(t, s, "Rejections")
+	q := serverDraft(t, s, "Unrelated")
+	r := serverDraft(t, s, "Accepted meanwhile")
+	if _, err := office.ChangeStatus(bg, r.ID, app.StatusSubmitted, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	d := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+	d.sync(t)
+
+	// The office, meanwhile.
+	if _, err := office.CreateArea(bg, p.ID, "Kitchen", WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := office.CreateOption(bg, p.ID, p.Areas[0].ID, "Office's third", "", WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := office.ChangeStatus(bg, r.ID, app.StatusAccepted, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	// The desktop, offline.
+	lp := d.edit(t, p.ID, &app.CreateArea{ID: p.ID, Name: " kitchen"})
+	area := lp.Areas[len(lp.Areas)-1]
+	lp = d.edit(t, p.ID, &app.CreateOption{ID: p.ID, AreaID: area.ID, ClientDescription: "In my kitchen"})
+	newOpt := lp.Areas[len(lp.Areas)-1].Options[1]
+	d.edit(t, p.ID, &app.SetOptionClientDescription{ID: p.ID, OptionID: newOpt.ID, ClientDescription: "Edited"})
+	d.edit(t, p.ID, &app.CreateOption{ID: p.ID, AreaID: p.Areas[0].ID, ClientDescription: "My third"})
+	d.edit(t, p.ID, &app.SetDescription{ID: p.ID, Description: "Still lands"})
+	d.edit(t, q.ID, &app.SetDescription{ID: q.ID, Description: "Unrelated lands"})
+	d.edit(t, r.ID, &app.SetDescription{ID: r.ID, Description: "Too late"})
+	d.edit(t, r.ID, &app.SetInternalNotes{ID: r.ID, InternalNotes: "Installers still get this"})
+	d.sync(t)
+
+	st := d.eng.State()
+	if st.Failed != 3 || st.Pending != 2 || st.Blocked != 2 || st.Conflicts != 0 {
+		t.Fatalf("state %+v: want 3 failed, 2 pending and blocked", st)
+	}
+	byKind := entriesByKind(t, d)
+	if en := byKind[app.KindCreateArea]; len(en) != 1 || en[0].State != localstore.StateFailed || en[0].ErrorKind != app.KindAreaNameTaken || en[0].ErrorMessage == "" {
+		t.Fatalf("create area: %+v", en)
+	}
+	opts := byKind[app.KindCreateOption]
+	if len(opts) != 2 || !opts[0].Blocked || opts[1].State != localstore.StateFailed || opts[1].ErrorKind != app.KindOptionLimitReached {
+		t.Fatalf("create options: %+v", opts)
+	}
+	if en := byKind[app.KindSetOptionClientDesc]; len(en) != 1 || !en[0].Blocked {
+		t.Fatalf("option text: %+v", en)
+	}
+	if en := byKind[app.KindSetDescription]; len(en) != 1 || en[0].ProposalID != r.ID || en[0].ErrorKind != app.KindProposalLocked {
+		t.Fatalf("descriptions: %+v", en)
+	}
+	gp, gq, gr := serverProposal(t, s, p.ID), serverProposal(t, s, q.ID), serverProposal(t, s, r.ID)
+	if gp.ProjectDescription != "Still lands" || len(gp.Areas) != 2 || len(gp.Areas[0].Options) != 3 {
+		t.Fatalf("server P: %q, %d areas", gp.ProjectDescription, len(gp.Areas))
+	}
+	if gq.ProjectDescription != "Unrelated lands" || gr.InternalNotes != "Installers still get this" || gr.ProjectDescription != "" {
+		t.Fatalf("server Q %q, R %q / %q", gq.ProjectDescription, gr.InternalNotes, gr.ProjectDescription)
+	}
+	// The accepted proposal is read-only here, its refused edit visible.
+	rec, err := d.st.Record(r.ID)
+	if err != nil || !rec.ReadOnly || rec.Local.Status != app.StatusAccepted {
+		t.Fatalf("R: %v read-only %v status %s", err, rec.ReadOnly, rec.Local.Status)
+	}
+
+	// The user renames the area: discard and redo. The dependents go
+	// with the discarded create.
+	if err := d.eng.Discard(bg, byKind[app.KindCreateArea][0].Seq); err != nil {
+		t.Fatal(err)
+	}
+	d.edit(t, p.ID, &app.CreateArea{ID: p.ID, Name: "Kitchen 2"})
+	if err := d.eng.Discard(bg, opts[1].Seq); err != nil {
+		t.Fatal(err)
+	}
+	d.sync(t)
+	if st := d.eng.State(); st.Failed != 1 || st.Pending != 0 {
+		t.Fatalf("after discarding: %+v", st)
+	}
+	if gp := serverProposal(t, s, p.ID); len(gp.Areas) != 3 || gp.Areas[2].Name != "Kitchen 2" {
+		t.Fatalf("server P areas %+v", gp.Areas)
+	}
+}
