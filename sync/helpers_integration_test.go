@@ -233,6 +233,7 @@ type tcpProxy struct {
 
 	mu    sync.Mutex
 	plan  []proxyStep
+	deflt proxyStep // when the plan is used up
 	conns int
 	cuts  int
 	wg    sync.WaitGroup
@@ -265,6 +266,14 @@ func (p *tcpProxy) then(steps ...proxyStep) {
 	p.mu.Unlock()
 }
 
+// always sets what connections get once the plan is used up (a pass
+// by default).
+func (p *tcpProxy) always(step proxyStep) {
+	p.mu.Lock()
+	p.deflt = step
+	p.mu.Unlock()
+}
+
 // stats reports connections accepted and responses cut.
 func (p *tcpProxy) stats() (conns, cuts int) {
 	p.mu.Lock()
@@ -281,7 +290,7 @@ func (p *tcpProxy) accept() {
 		}
 		p.mu.Lock()
 		p.conns++
-		step := proxyStep{Action: proxyPass}
+		step := p.deflt
 		if len(p.plan) > 0 {
 			step, p.plan = p.plan[0], p.plan[1:]
 		}
