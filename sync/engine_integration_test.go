@@ -111,7 +111,7 @@ func serverDraft(t *testing.T, s *realServer, name string) app.ProposalDetail {
 // serverProposal reads a proposal from the server.
 func serverProposal(t *testing.T, s *realServer, id int64) app.ProposalDetail {
 	t.Helper()
-	got, err := s.signedIn(t, s.URL, app.RoleAdmin).GetProposal(bg, id)
+	got, err := s.admin(t).GetProposal(bg, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package syncer
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -27,6 +29,13 @@ import (
 //	SYNCER_KILL_RUNS=500 go test -run TestEngineSurvivesSIGKILL -v ./sync/
 
 const childEnv = "SYNCER_SYNC_CHILD"
+
+// The child's lines on stdout: the store is open and the sync starts;
+// the sync is done (and how long it took, in ms).
+const (
+	childReady = "SYNC-CHILD-READY"
+	childDone  = "SYNC-CHILD-DONE"
+)
 
 // childConfig is what the parent hands the child.
 type childConfig struct {
@@ -67,9 +76,12 @@ func TestHelperSyncChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	start := time.Now()
+	fmt.Println(childReady)
 	if err := NewEngine(st, c, cfg.Actor).SyncOnce(bg); err != nil {
 		t.Fatal(err)
 	}
+	fmt.Println(childDone, time.Since(start).Milliseconds())
 }
 
 func TestEngineSurvivesSIGKILL(t *testing.T) {
@@ -113,7 +125,17 @@ func TestEngineSurvivesSIGKILL(t *testing.T) {
 	var names []string // every area queued so far, in order
 	var lastDesc string
 	var killedMidway, finished int
+	syncTime := 100 * time.Millisecond // running estimate of a child's sync
+	var childTime, parentTime time.Duration
+	total := 0
 	for run := range runs {
+		if run > 0 && run%10 == 0 {
+			// A fresh proposal now and then keeps the records small (a
+			// sync rewrites a whole proposal on every acknowledgement).
+			total += len(names)
+			p, names = serverDraft(t, s, fmt.Sprintf("Crash test %d", run)), nil
+			d.sync(t)
+		}
 		// Queue edits: areas with an option each (temporary IDs chained),
 		// option texts, and descriptions on a second proposal.
 		k := 1 + r.IntN(4)
@@ -132,29 +154,50 @@ func TestEngineSurvivesSIGKILL(t *testing.T) {
 			t.Fatal(err)
 		}
 
+		t0 := time.Now()
 		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperSyncChild$", "-test.count=1")
 		cmd.Env = append(os.Environ(), childEnv+"="+string(rawCfg))
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		delay := time.Duration(r.IntN(250)) * time.Millisecond
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		select {
-		case err := <-exited:
-			if err != nil {
-				t.Fatalf("run %d: the child failed before the kill: %v", run, err)
+		// Kill at a random point of the sync itself: after the child
+		// says it starts, within about the time a sync takes.
+		lines := make(chan string, 8)
+		go func() {
+			sc := bufio.NewScanner(out)
+			for sc.Scan() {
+				lines <- sc.Text()
 			}
-			finished++
-		case <-time.After(delay):
-			_ = cmd.Process.Signal(syscall.SIGKILL)
-			if err := <-exited; err == nil {
-				finished++
-			} else {
-				killedMidway++
+			close(lines)
+		}()
+		delay := time.Duration(r.Int64N(int64(syncTime))) + time.Millisecond
+		killed := false
+		for line := range lines {
+			if line == childReady && !killed && run%10 != 9 { // every tenth sync runs to its end
+				time.AfterFunc(delay, func() { _ = cmd.Process.Signal(syscall.SIGKILL) })
+				killed = true
+			}
+			if ms, ok := strings.CutPrefix(line, childDone+" "); ok {
+				if v, err := strconv.Atoi(ms); err == nil {
+					// Track how long a sync takes, to aim the next kills.
+					syncTime = (3*syncTime + time.Duration(v)*time.Millisecond) / 4
+				}
 			}
 		}
+		if err := cmd.Wait(); err == nil {
+			finished++
+		} else if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			killedMidway++
+		} else {
+			t.Fatalf("run %d: the child failed: %v", run, err)
+		}
 
+		childTime += time.Since(t0)
+		t1 := time.Now()
 		// Restart: the store opens, the outbox replays, nothing is lost
 		// or doubled.
 		d.st = openLocal(t, dbPath)
@@ -178,8 +221,11 @@ func TestEngineSurvivesSIGKILL(t *testing.T) {
 		if gq := serverProposal(t, s, q.ID); gq.ProjectDescription != lastDesc {
 			t.Fatalf("run %d: description %q, want %q", run, gq.ProjectDescription, lastDesc)
 		}
+		parentTime += time.Since(t1)
 	}
-	t.Logf("%d runs: %d killed mid-sync, %d finished before the kill; %d areas", runs, killedMidway, finished, len(names))
+	t.Logf("children %s, parent's restarts and checks %s", childTime, parentTime)
+	t.Logf("%d runs: %d killed mid-sync, %d finished before the kill; %d areas; a sync takes about %s",
+		runs, killedMidway, finished, total+len(names), syncTime)
 	if killedMidway < runs/3 {
 		t.Fatalf("only %d of %d runs were killed mid-sync", killedMidway, runs)
 	}

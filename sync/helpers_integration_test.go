@@ -42,6 +42,20 @@ type realServer struct {
 	AppID     string
 	AppSecret string
 	users     map[string]fixtureUser
+
+	adminOnce sync.Once
+	adminC    *Client
+}
+
+// admin is a shared client signed in as the fixture's admin (the
+// office), for reading what the server holds.
+func (s *realServer) admin(t *testing.T) *Client {
+	t.Helper()
+	s.adminOnce.Do(func() { s.adminC = s.signedIn(t, s.URL, app.RoleAdmin) })
+	if s.adminC == nil {
+		t.Fatal("no admin client")
+	}
+	return s.adminC
 }
 
 // fixtureUser is a user of the fixture's account.
