@@ -7,6 +7,7 @@ package syncer
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,6 +18,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -45,6 +47,7 @@ type realServer struct {
 
 	adminOnce sync.Once
 	adminC    *Client
+	handler   http.Handler
 }
 
 // admin is a shared client signed in as the fixture's admin (the
@@ -170,7 +173,8 @@ func newRealServer() (*realServer, error) {
 		return nil, err
 	}
 	quiet := slog.New(slog.DiscardHandler)
-	srv := httptest.NewServer(apiserver.New(apiserver.Config{Logger: quiet}, st))
+	s.handler = apiserver.New(apiserver.Config{Logger: quiet}, st)
+	srv := httptest.NewServer(s.handler)
 	strict := httptest.NewServer(apiserver.New(apiserver.Config{Logger: quiet, StrictSigning: true}, st))
 	s.URL, s.StrictURL = srv.URL, strict.URL
 	realStop = func() {
@@ -421,4 +425,40 @@ func (d *desk) edit(t *testing.T, id int64, m app.Mutation) *app.Proposal {
 		t.Fatalf("edit %s of %d: %v", m.Kind(), id, err)
 	}
 	return p
+}
+
+// restorable is the real server behind a front that can pretend the
+// server's data was replaced: while restored is set, the changes feed
+// answers with another storeId.
+type restorable struct {
+	URL      string
+	restored atomic.Bool
+}
+
+func (s *realServer) restorable(t *testing.T) *restorable {
+	t.Helper()
+	r := &restorable{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if !r.restored.Load() || !strings.EqualFold(req.URL.Path, "/public/changes") {
+			s.handler.ServeHTTP(w, req)
+			return
+		}
+		rec := httptest.NewRecorder()
+		s.handler.ServeHTTP(rec, req)
+		body := rec.Body.Bytes()
+		var ch map[string]any
+		if rec.Code == http.StatusOK && json.Unmarshal(body, &ch) == nil {
+			ch["storeId"] = fmt.Sprint(ch["storeId"], "-restored")
+			body, _ = json.Marshal(ch)
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	r.URL = srv.URL
+	return r
 }
