@@ -26,6 +26,7 @@ import (
 
 	"proposaldesk/apiserver"
 	"proposaldesk/apiserver/auth"
+	"proposaldesk/apiserver/demo"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/store/boltstore"
 	"proposaldesk/app"
@@ -52,7 +53,7 @@ type realServer struct {
 
 // admin is a shared client signed in as the fixture's admin (the
 // office), for reading what the server holds.
-func (s *realServer) admin(t *testing.T) *Client {
+func (s *realServer) admin(t testing.TB) *Client {
 	t.Helper()
 	s.adminOnce.Do(func() { s.adminC = s.signedIn(t, s.URL, app.RoleAdmin) })
 	if s.adminC == nil {
@@ -83,7 +84,7 @@ func TestMain(m *testing.M) {
 }
 
 // startReal returns the shared real server, starting it on first use.
-func startReal(t *testing.T) *realServer {
+func startReal(t testing.TB) *realServer {
 	t.Helper()
 	realOnce.Do(func() { shared, realErr = newRealServer() })
 	if realErr != nil {
@@ -189,7 +190,7 @@ func newRealServer() (*realServer, error) {
 func userKey(role app.Role, verified bool) string { return fmt.Sprint(role, verified) }
 
 // user is a fixture user.
-func (s *realServer) user(t *testing.T, role app.Role, verified bool) fixtureUser {
+func (s *realServer) user(t testing.TB, role app.Role, verified bool) fixtureUser {
 	t.Helper()
 	u, ok := s.users[userKey(role, verified)]
 	if !ok {
@@ -200,7 +201,7 @@ func (s *realServer) user(t *testing.T, role app.Role, verified bool) fixtureUse
 
 // client returns a client for baseURL (the server's or a proxy's), not
 // signed in.
-func (s *realServer) client(t *testing.T, baseURL string, opts ...Option) *Client {
+func (s *realServer) client(t testing.TB, baseURL string, opts ...Option) *Client {
 	t.Helper()
 	c, err := NewClient(Connection{BaseURL: baseURL, AppID: s.AppID, AppSecret: s.AppSecret}, opts...)
 	if err != nil {
@@ -210,7 +211,7 @@ func (s *realServer) client(t *testing.T, baseURL string, opts ...Option) *Clien
 }
 
 // signedIn returns a client signed in as the fixture user of role.
-func (s *realServer) signedIn(t *testing.T, baseURL string, role app.Role, opts ...Option) *Client {
+func (s *realServer) signedIn(t testing.TB, baseURL string, role app.Role, opts ...Option) *Client {
 	t.Helper()
 	u := s.user(t, role, true)
 	c := s.client(t, baseURL, opts...)
@@ -245,7 +246,7 @@ type proxyStep struct {
 // passes traffic through. Use clients without keep-alive so that one
 // request is one connection.
 type tcpProxy struct {
-	t        *testing.T
+	t        testing.TB
 	ln       net.Listener
 	upstream string
 
@@ -257,7 +258,7 @@ type tcpProxy struct {
 	wg    sync.WaitGroup
 }
 
-func startProxy(t *testing.T, upstreamURL string) *tcpProxy {
+func startProxy(t testing.TB, upstreamURL string) *tcpProxy {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -370,7 +371,7 @@ func noKeepAlive() *http.Client {
 
 // appUser is the fixture user of role as app's rules see it (the actor
 // of a desktop engine).
-func (s *realServer) appUser(t *testing.T, role app.Role) app.User {
+func (s *realServer) appUser(t testing.TB, role app.Role) app.User {
 	t.Helper()
 	u := s.user(t, role, true)
 	return app.User{ID: u.UserID, Email: u.Email, FirstName: string(role), LastName: "User", Role: role, EmailVerified: true}
@@ -400,7 +401,7 @@ type desk struct {
 
 // newDesk signs in as role through baseURL and returns a desktop over a
 // fresh local store (or st when given).
-func (s *realServer) newDesk(t *testing.T, baseURL string, role app.Role, st *localstore.Store, copts []Option, eopts ...EngineOption) *desk {
+func (s *realServer) newDesk(t testing.TB, baseURL string, role app.Role, st *localstore.Store, copts []Option, eopts ...EngineOption) *desk {
 	t.Helper()
 	if st == nil {
 		st = openLocal(t, "")
@@ -410,7 +411,7 @@ func (s *realServer) newDesk(t *testing.T, baseURL string, role app.Role, st *lo
 }
 
 // sync runs one sync and fails the test on error.
-func (d *desk) sync(t *testing.T) {
+func (d *desk) sync(t testing.TB) {
 	t.Helper()
 	if err := d.eng.SyncOnce(bg); err != nil {
 		t.Fatalf("sync: %v", err)
@@ -418,7 +419,7 @@ func (d *desk) sync(t *testing.T) {
 }
 
 // edit applies a mutation locally and fails the test on error.
-func (d *desk) edit(t *testing.T, id int64, m app.Mutation) *app.Proposal {
+func (d *desk) edit(t testing.TB, id int64, m app.Mutation) *app.Proposal {
 	t.Helper()
 	p, err := d.eng.Edit(bg, id, m)
 	if err != nil {
@@ -435,7 +436,7 @@ type restorable struct {
 	restored atomic.Bool
 }
 
-func (s *realServer) restorable(t *testing.T) *restorable {
+func (s *realServer) restorable(t testing.TB) *restorable {
 	t.Helper()
 	r := &restorable{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -461,4 +462,70 @@ func (s *realServer) restorable(t *testing.T) *restorable {
 	t.Cleanup(srv.Close)
 	r.URL = srv.URL
 	return r
+}
+
+// demoServer is an apiserver over the demo data grown to a number of
+// proposals in the main account, for benchmarks. One per size per test
+// binary; it lives until the binary exits.
+type demoServer struct {
+	URL   string
+	Creds demo.Credentials
+	Count int
+}
+
+var (
+	demoMu      sync.Mutex
+	demoServers = map[int]*demoServer{}
+)
+
+func startDemo(tb testing.TB, proposals int) *demoServer {
+	tb.Helper()
+	demoMu.Lock()
+	defer demoMu.Unlock()
+	if d, ok := demoServers[proposals]; ok {
+		return d
+	}
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "syncer-demo-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st, err := boltstore.Open(filepath.Join(dir, "server.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	creds, err := demo.Seed(ctx, st, demo.Options{GrowTo: proposals})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := httptest.NewServer(apiserver.New(apiserver.Config{Logger: slog.New(slog.DiscardHandler)}, st))
+	d := &demoServer{URL: srv.URL, Creds: creds}
+	prev := realStop
+	realStop = func() {
+		if prev != nil {
+			prev()
+		}
+		srv.Close()
+		st.Close()
+		os.RemoveAll(dir)
+	}
+	demoServers[proposals] = d
+	return d
+}
+
+// signedIn is a client signed in as the main account's user of role.
+func (d *demoServer) signedIn(tb testing.TB, role app.Role) (*Client, app.User) {
+	tb.Helper()
+	u, ok := d.Creds.User(demo.MainAccountName, role, true)
+	if !ok {
+		tb.Fatalf("no demo %s user", role)
+	}
+	c, err := NewClient(Connection{BaseURL: d.URL, AppID: d.Creds.AppID, AppSecret: d.Creds.AppSecret})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := c.Exchange(context.Background(), u.Email, u.Password); err != nil {
+		tb.Fatal(err)
+	}
+	return c, app.User{ID: u.UserID, Email: u.Email, Role: role, EmailVerified: true}
 }
