@@ -51,6 +51,9 @@ type Client struct {
 
 	mu      sync.RWMutex
 	userKey string
+	// answered, when set (by an Engine), is called after every HTTP
+	// answer: the server is reachable.
+	answered func()
 }
 
 // Option configures a Client.
@@ -187,6 +190,22 @@ func (c *Client) UserKey() string {
 	return c.userKey
 }
 
+// setAnswered installs the hook called after every HTTP answer.
+func (c *Client) setAnswered(fn func()) {
+	c.mu.Lock()
+	c.answered = fn
+	c.mu.Unlock()
+}
+
+func (c *Client) noteAnswer() {
+	c.mu.RLock()
+	fn := c.answered
+	c.mu.RUnlock()
+	if fn != nil {
+		fn()
+	}
+}
+
 // Connection is the connection the client was made for.
 func (c *Client) Connection() Connection { return c.conn }
 
@@ -302,6 +321,7 @@ func (c *Client) send(ctx context.Context, cl call) (*response, error) {
 			}
 			continue
 		}
+		c.noteAnswer()
 		date := resp.Header().Get("Date")
 		status := resp.StatusCode()
 		if status >= 200 && status < 300 {

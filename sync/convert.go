@@ -1,0 +1,206 @@
+package syncer
+
+import (
+	"strings"
+
+	"proposaldesk/app"
+)
+
+// The desktop stores proposals as app's model (localstore replays edits
+// on them with app.Apply), but the API sends views. ProposalFromDetail
+// is the inverse of app.DetailView: app.DetailView of its result is the
+// detail it was given, for a reader with the ViewCosts permission. What a
+// view does not carry is lost: costs hidden from a reader without
+// ViewCosts (nil), an Amount discount larger than the parts subtotal
+// (kept as the subtotal, which totals the same), and change orders
+// beyond their summaries unless their details are supplied.
+
+// ProposalFromDetail rebuilds the stored model of a proposal from its
+// detail view. Change orders carry only what their summaries say; pass
+// their details through WithChangeOrders for the full documents.
+func ProposalFromDetail(d app.ProposalDetail) *app.Proposal {
+	p := &app.Proposal{Archived: d.IsArchived, Version: d.Version}
+	p.Document = documentFromView(d.ID, d.Number, d.Name, d.Status, viewDoc{
+		created: d.CreatedDate, decision: d.ClientLastDecisionDate, completed: d.LastCompletedDate,
+		modified: d.LastModifiedDate, modifiedByUser: d.LastModifiedByUserDate,
+		submitted: d.LastSubmittedDate, opened: d.ClientLastOpenedDate,
+	})
+	fillDocument(&p.Document, docFields{
+		customer: d.Customer, dealer: d.Dealer, cover: d.CoverpageImageURL, about: d.AboutUs,
+		description: d.ProjectDescription, notes: d.InternalNotes, terms: d.ProjectTerms,
+		areas: d.Areas, schedule: d.PaymentSchedule, requests: d.PaymentRequests,
+		modifiedUser: d.LastModifiedUser,
+		discountType: d.FinancialSummary.PartsDiscountType, discountPct: d.FinancialSummary.PartsDiscountPercentage,
+		discount: d.FinancialSummary.PartsDiscount, tax: d.FinancialSummary.SalesTax,
+		currency: d.FinancialSummary.Currency,
+	})
+	p.ChangeOrders = make([]app.ChangeOrder, len(d.ChangeOrders))
+	for i, s := range d.ChangeOrders {
+		co := app.ChangeOrder{}
+		co.ID, co.Number, co.Name, co.Status = s.ID, s.Number, s.Name, s.Status
+		co.CreatedDate, co.LastModifiedDate, co.LastModifiedByUserDate = s.CreatedDate, s.LastModifiedDate, s.LastModifiedByUserDate
+		if s.Customer != nil {
+			co.Customer = &app.Customer{Contact: *s.Customer}
+		}
+		co.Currency = s.Total.Currency
+		co.Areas = []app.Area{}
+		co.PaymentRequests = []app.PaymentRequest{}
+		p.ChangeOrders[i] = co
+	}
+	return p
+}
+
+// ChangeOrderFromDetail rebuilds a change order from its detail view.
+func ChangeOrderFromDetail(d app.ChangeOrderDetail) app.ChangeOrder {
+	co := app.ChangeOrder{}
+	co.Document = documentFromView(d.ID, d.Number, d.Name, d.Status, viewDoc{
+		created: d.CreatedDate, decision: d.ClientLastDecisionDate, completed: d.LastCompletedDate,
+		modified: d.LastModifiedDate, modifiedByUser: d.LastModifiedByUserDate,
+		submitted: d.LastSubmittedDate, opened: d.ClientLastOpenedDate,
+	})
+	fillDocument(&co.Document, docFields{
+		customer: d.Customer, dealer: d.Dealer, cover: d.CoverpageImageURL, about: d.AboutUs,
+		description: d.ProjectDescription, notes: d.InternalNotes, terms: d.ProjectTerms,
+		areas: d.Areas, schedule: d.PaymentSchedule, requests: d.PaymentRequests,
+		modifiedUser: d.LastModifiedUser,
+		discountType: d.FinancialSummary.PartsDiscountType, discountPct: d.FinancialSummary.PartsDiscountPercentage,
+		discount: d.FinancialSummary.PartsDiscount, tax: d.FinancialSummary.SalesTax,
+		currency: d.FinancialSummary.Currency,
+	})
+	return co
+}
+
+// WithChangeOrders replaces p's change orders whose IDs match with the
+// full documents given.
+func WithChangeOrders(p *app.Proposal, full []app.ChangeOrder) {
+	for i := range p.ChangeOrders {
+		for _, co := range full {
+			if co.ID == p.ChangeOrders[i].ID {
+				p.ChangeOrders[i] = co
+			}
+		}
+	}
+}
+
+type viewDoc struct {
+	created, decision, completed, modified, modifiedByUser, submitted, opened app.Time
+}
+
+func documentFromView(id, number int64, name string, status app.Status, t viewDoc) app.Document {
+	return app.Document{
+		ID: id, Number: number, Name: name, Status: status,
+		CreatedDate: t.created, ClientLastDecisionDate: t.decision, LastCompletedDate: t.completed,
+		LastModifiedDate: t.modified, LastModifiedByUserDate: t.modifiedByUser,
+		LastSubmittedDate: t.submitted, ClientLastOpenedDate: t.opened,
+	}
+}
+
+type docFields struct {
+	customer                  *app.Customer
+	dealer                    app.Dealer
+	cover, about, description string
+	notes, terms              string
+	areas                     []app.AreaView
+	schedule                  app.PaymentScheduleView
+	requests                  []app.PaymentRequest
+	modifiedUser              app.PersonName
+	discountType              app.DiscountType
+	discountPct               app.Rate
+	discount                  app.Money
+	tax                       app.SalesTax
+	currency                  app.Currency
+}
+
+func fillDocument(d *app.Document, f docFields) {
+	if f.customer != nil {
+		c := *f.customer
+		c.Location = copyLoc(f.customer.Location)
+		d.Customer = &c
+	}
+	d.SalesPerson = f.dealer.Salesperson
+	d.Dealer = app.DealerProfile{CompanyName: f.dealer.CompanyName, WebSiteURL: f.dealer.WebSiteURL,
+		CompanyPhone: f.dealer.CompanyPhone, CompanyLogoURL: f.dealer.CompanyLogoURL, Location: f.dealer.Location}
+	d.Currency = f.currency
+	d.CoverpageImageURL, d.AboutUs, d.ProjectDescription = f.cover, f.about, f.description
+	d.InternalNotes, d.ProjectTerms, d.LastModifiedUser = f.notes, f.terms, f.modifiedUser
+	d.PaymentRequests = append([]app.PaymentRequest{}, f.requests...)
+
+	d.Pricing = app.Pricing{DiscountType: f.discountType}
+	if f.discountType == app.DiscountAmount {
+		d.Pricing.DiscountAmount = f.discount
+	} else {
+		d.Pricing.DiscountPercentage = f.discountPct
+	}
+
+	c := f.tax.Calculation
+	applyTo := make([]app.ApplyTo, 0, len(c.ApplyTo))
+	for _, a := range c.ApplyTo {
+		if a != app.ApplyNone {
+			applyTo = append(applyTo, a)
+		}
+	}
+	d.Tax = app.TaxSettings{
+		Status: f.tax.TaxStatus, Method: c.Method, ApplyTo: applyTo,
+		Parts:                 app.TaxRates{Rate: c.PartsTax, Name: c.PartsTaxName, Second: c.PartsTax2, SecondName: c.PartsTax2Name},
+		Labor:                 app.TaxRates{Rate: c.LaborTax, Name: c.LaborTaxName, Second: c.LaborTax2, SecondName: c.LaborTax2Name},
+		Fees:                  app.TaxRates{Rate: c.FeeTax, Name: c.FeeTaxName, Second: c.FeeTax2, SecondName: c.FeeTax2Name},
+		HasMultipleTaxSupport: c.HasMultipleTaxSupport,
+		TaxLocation:           copyLoc(c.TaxLocation),
+		IsTaxServiceAvailable: c.IsTaxServiceAvailable,
+	}
+
+	d.PaymentSchedule = app.PaymentSchedule{CustomerDescription: f.schedule.CustomerDescription}
+	for _, pv := range f.schedule.Payments {
+		t := app.PaymentTerm{DueDate: pv.Due.Date, Milestone: pv.Due.Milestone}
+		switch {
+		case pv.Calculation == app.PaymentFixed:
+			t.Calculation, t.Amount = app.PaymentFixed, pv.Amount
+		case strings.HasSuffix(pv.Calculation, "%"):
+			if r, err := app.ParseRate(strings.TrimSuffix(pv.Calculation, "%")); err == nil {
+				t.Calculation, t.Percentage = app.PaymentPercent, r
+			} else {
+				t.Calculation = app.PaymentRemainder
+			}
+		default:
+			t.Calculation = app.PaymentRemainder
+		}
+		d.PaymentSchedule.Payments = append(d.PaymentSchedule.Payments, t)
+	}
+
+	d.Areas = make([]app.Area, len(f.areas))
+	for i, av := range f.areas {
+		a := app.Area{ID: av.ID, Name: av.Name, Options: make([]app.Option, len(av.Options))}
+		for j, ov := range av.Options {
+			o := app.Option{ID: ov.ID, Status: ov.Status, LastModifiedDate: ov.LastModifiedDate,
+				ClientDescription: ov.ClientDescription, InstallerDescription: ov.InstallerDescription,
+				Items: make([]app.Item, len(ov.Items))}
+			for k, iv := range ov.Items {
+				it := app.Item{
+					ID: iv.ID, ParentID: int64(iv.ParentID), ItemType: iv.ItemType,
+					ReferencedItemID: int64(iv.ReferencedItemID), CreatedDate: iv.CreatedDate,
+					LastModifiedDate: iv.LastModifiedDate, CostUpdateDate: iv.CostUpdateDate,
+					Brand: iv.Brand, Model: iv.Model, Description: iv.Description, Name: iv.Name,
+					ShortDescription: iv.ShortDescription, ClientNote: iv.ClientNote, ImageURL: iv.ImageURL,
+					Supplier: iv.Supplier, MSRP: iv.MSRP, SellPrice: iv.SellPrice, Quantity: iv.Quantity,
+					IsCombinedPrice: iv.Total.IsCombinedPrice, IsTaxExempt: iv.IsTaxExempt,
+					IsRecurringService: iv.IsRecurringService,
+				}
+				if iv.Cost != nil {
+					cost := *iv.Cost
+					it.Cost = &cost
+				}
+				o.Items[k] = it
+			}
+			a.Options[j] = o
+		}
+		d.Areas[i] = a
+	}
+}
+
+func copyLoc(l *app.Location) *app.Location {
+	if l == nil {
+		return nil
+	}
+	c := *l
+	return &c
+}

@@ -1,0 +1,276 @@
+package syncer
+
+import (
+	"context"
+	"fmt"
+	gosync "sync"
+
+	"proposaldesk/app"
+	"proposaldesk/localstore"
+)
+
+// Pull: the changes feed names the proposals changed since the stored
+// cursor; their details are downloaded with bounded concurrency and
+// written, with the directory caches and the new cursor, in one local
+// transaction, so the cursor never moves past data that was not kept.
+
+// peoplePageSize is the page size of the contact download (the API's
+// maximum).
+const peoplePageSize = 200
+
+// pulled is what one pull downloaded.
+type pulled struct {
+	proposals []*app.Proposal
+	removed   []int64
+	dir       *directory
+}
+
+// directory is a download of the account's users and contacts.
+type directory struct {
+	users     []app.User
+	contacts  []app.Contact
+	locations map[int64][]app.ContactLocation
+}
+
+func (e *Engine) pull(ctx context.Context) error {
+	// An entry still in flight (its answer lost) must be settled by
+	// sending it again before a pull: a server copy that already holds
+	// its effect would make its replay look refused here.
+	pending, err := e.st.Pending(0)
+	if err != nil {
+		return err
+	}
+	for _, en := range pending {
+		if en.State == localstore.StateSent {
+			return fmt.Errorf("outbox entry %d is still in flight; the pull waits until it is settled", en.Seq)
+		}
+	}
+
+	storeID, cursor, err := e.st.Cursor()
+	if err != nil {
+		return err
+	}
+	ch, err := e.c.Changes(ctx, cursor)
+	if err != nil {
+		return err
+	}
+	reset := false
+	if storeID != "" && ch.StoreID != storeID {
+		// The server's data was replaced (restored from a backup):
+		// download everything again and keep the unsent edits.
+		e.log.Info("sync: the server has a new store; downloading everything again", "old", storeID, "new", ch.StoreID)
+		if err := e.st.ResetForNewStore(ctx, ch.StoreID); err != nil {
+			return err
+		}
+		cursor, reset = "", true
+		if ch, err = e.c.Changes(ctx, ""); err != nil {
+			return err
+		}
+	}
+
+	var got pulled
+	if got.proposals, got.removed, err = e.fetchProposals(ctx, ch.ProposalIDs); err != nil {
+		return err
+	}
+	if cursor == "" || reset || e.dirAt.IsZero() || e.now().Sub(e.dirAt) >= e.dirEvery {
+		if got.dir, err = e.fetchDirectory(ctx); err != nil {
+			return err
+		}
+	}
+	acct, err := e.st.Account()
+	if err != nil {
+		return err
+	}
+	newAcct, haveAcct := accountFrom(acct, got.proposals)
+
+	err = e.st.ApplyPull(ctx, func(tx *localstore.PullTx) error {
+		if got.dir != nil {
+			if err := tx.PutUsers(got.dir.users); err != nil {
+				return err
+			}
+			for _, c := range got.dir.contacts {
+				if err := tx.PutContact(c); err != nil {
+					return err
+				}
+				if err := tx.PutLocations(c.ID, got.dir.locations[c.ID]); err != nil {
+					return err
+				}
+			}
+		}
+		if haveAcct && (got.dir != nil || acct.Dealer.CompanyName == "") {
+			if err := tx.PutAccount(newAcct); err != nil {
+				return err
+			}
+		}
+		for _, p := range got.proposals {
+			if err := tx.PutServerCopy(p); err != nil {
+				return fmt.Errorf("proposal %d: %w", p.ID, err)
+			}
+		}
+		for _, id := range got.removed {
+			if err := tx.RemoveProposal(id); err != nil {
+				return err
+			}
+		}
+		if err := tx.SetCursor(ch.StoreID, ch.Cursor); err != nil {
+			return err
+		}
+		return tx.SetLastSync(e.now())
+	})
+	if err != nil {
+		return err
+	}
+	if got.dir != nil {
+		e.dirAt = e.now()
+	}
+	return nil
+}
+
+// fetchProposals downloads the proposals with e.concurrency requests in
+// flight. Proposals the server no longer shows this user are returned
+// as removed.
+func (e *Engine) fetchProposals(ctx context.Context, ids []int64) ([]*app.Proposal, []int64, error) {
+	total := len(ids)
+	e.progress(PhasePull, 0, total)
+	out := make([]*app.Proposal, total)
+	gone := make([]bool, total)
+	var (
+		mu   gosync.Mutex
+		done int
+	)
+	err := parallel(ctx, e.concurrency, total, func(ctx context.Context, i int) error {
+		got, err := e.c.GetProposal(ctx, ids[i])
+		switch {
+		case app.KindOf(err) == app.KindNotFound:
+			gone[i] = true
+		case err != nil:
+			return err
+		default:
+			sp := ProposalFromDetail(got.Proposal)
+			if err := e.withChangeOrders(ctx, sp); err != nil {
+				return err
+			}
+			out[i] = sp
+		}
+		mu.Lock()
+		done++
+		e.progress(PhasePull, done, total)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var ps []*app.Proposal
+	var removed []int64
+	for i := range ids {
+		if gone[i] {
+			removed = append(removed, ids[i])
+		} else {
+			ps = append(ps, out[i])
+		}
+	}
+	return ps, removed, nil
+}
+
+// fetchDirectory downloads the users, the contacts and their locations.
+func (e *Engine) fetchDirectory(ctx context.Context) (*directory, error) {
+	sps, err := e.c.ListUsers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d := &directory{locations: map[int64][]app.ContactLocation{}}
+	for _, sp := range sps {
+		u := app.User{ID: sp.ID, Email: sp.Email, FirstName: sp.FirstName, LastName: sp.LastName}
+		if sp.ID == e.actor.ID {
+			u = e.actor
+		}
+		d.users = append(d.users, u)
+	}
+	for page := 1; ; page++ {
+		res, err := e.c.ListPeople(ctx, PeopleQuery{PageNumber: page, PageSize: peoplePageSize})
+		if err != nil {
+			return nil, err
+		}
+		d.contacts = append(d.contacts, res.People...)
+		if len(res.People) == 0 || len(d.contacts) >= res.Count {
+			break
+		}
+	}
+	locs := make([][]app.ContactLocation, len(d.contacts))
+	err = parallel(ctx, e.concurrency, len(d.contacts), func(ctx context.Context, i int) error {
+		l, err := e.c.ListLocations(ctx, d.contacts[i].ID)
+		if app.KindOf(err) == app.KindNotFound {
+			return nil
+		}
+		locs[i] = l
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range d.contacts {
+		d.locations[c.ID] = locs[i]
+	}
+	return d, nil
+}
+
+// accountFrom works out the account information the rules need from the
+// newest proposal pulled (the API has no account endpoint): its dealer,
+// currency and terms. Tax overrides are kept as cached.
+func accountFrom(old localstore.AccountInfo, ps []*app.Proposal) (localstore.AccountInfo, bool) {
+	var newest *app.Proposal
+	for _, p := range ps {
+		if newest == nil || p.ID > newest.ID {
+			newest = p
+		}
+	}
+	if newest == nil {
+		return old, false
+	}
+	a := old
+	a.Dealer, a.Currency, a.Terms = newest.Dealer, newest.Currency, newest.ProjectTerms
+	return a, true
+}
+
+// parallel runs fn for 0..n-1 with at most limit at once; the first
+// error cancels the rest and is returned.
+func parallel(ctx context.Context, limit, n int, fn func(ctx context.Context, i int) error) error {
+	if n == 0 {
+		return nil
+	}
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg       gosync.WaitGroup
+		once     gosync.Once
+		firstErr error
+	)
+	next := make(chan int)
+	for w := 0; w < min(limit, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if err := fn(ctx, i); err != nil {
+					once.Do(func() { firstErr = err; cancel() })
+				}
+			}
+		}()
+	}
+feed:
+	for i := 0; i < n; i++ {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return parent.Err()
+}
