@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"net/http"
 	"strings"
 
 	"proposaldesk/apiserver/store"
@@ -66,9 +67,19 @@ func (s *Server) getProposal(c *call) error {
 		if err != nil {
 			return result{}, err
 		}
-		res, err := jsonResult(app.DetailView(p, c.viewOptions()))
+		opts := c.viewOptions()
+		key := renderKey{id: p.ID, version: p.Version, costs: opts.ViewCosts}
+		res := result{status: http.StatusOK}
+		if body, ok := s.rendered.get(key); ok {
+			res.body = body
+		} else {
+			if res, err = jsonResult(app.DetailView(p, opts)); err != nil {
+				return result{}, err
+			}
+			s.rendered.put(key, res.body)
+		}
 		res.etag, res.lastModified = etagOf(p.Version), p.LastModifiedDate.Time
-		return res, err
+		return res, nil
 	})
 }
 

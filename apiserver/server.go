@@ -74,6 +74,8 @@ type Server struct {
 	mux     *http.ServeMux
 	routes  []Route
 	limiter *rateLimiter
+	// rendered holds encoded proposal details (see renderCache).
+	rendered *renderCache
 
 	dummyOnce sync.Once
 	dummyHash []byte
@@ -92,12 +94,13 @@ func New(cfg Config, st store.Store) *Server {
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	s := &Server{
-		cfg:     cfg,
-		st:      st,
-		log:     cfg.Logger,
-		now:     cfg.Now,
-		mux:     http.NewServeMux(),
-		limiter: newRateLimiter(exchangeFailureLimit, exchangeFailureWindow),
+		cfg:      cfg,
+		st:       st,
+		log:      cfg.Logger,
+		now:      cfg.Now,
+		mux:      http.NewServeMux(),
+		limiter:  newRateLimiter(exchangeFailureLimit, exchangeFailureWindow),
+		rendered: newRenderCache(64 << 20),
 	}
 	for _, rt := range s.table() {
 		s.routes = append(s.routes, rt.Route)
@@ -161,5 +164,8 @@ func (s *Server) table() []routeDef {
 		r("GET", "/public/users", app.OpListUsers, true, s.listUsers),
 		r("GET", "/public/changes", app.OpChanges, true, s.changes),
 		r("POST", "/public/proposals/{ProposalId}/status", app.OpChangeStatus, true, s.changeStatus),
+		r("GET", "/public/export/proposals", app.OpExport, true, s.exportProposals),
+		r("GET", "/public/proposals/{ProposalId}/document", app.OpExport, true, s.proposalDocument),
+		r("GET", "/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}/document", app.OpExport, true, s.changeOrderDocument),
 	}
 }

@@ -1,8 +1,11 @@
 package localstore
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"proposaldesk/app"
 )
@@ -41,7 +44,7 @@ func (t *txn) rebuildAll(ids map[int64]bool) error {
 // the new server copy first.
 func (t *txn) remap(from, to int64) (map[int64]bool, error) {
 	affected := map[int64]bool{}
-	entries, err := t.allEntries()
+	entries, err := t.entriesMentioning(from)
 	if err != nil {
 		return nil, err
 	}
@@ -201,4 +204,25 @@ func inferRemaps(m app.Mutation, old, now *app.Proposal) map[int64]int64 {
 		}
 	}
 	return out
+}
+
+// entriesMentioning are the outbox entries whose stored form contains id
+// written in decimal: every entry that refers to it, and perhaps a few
+// more (-12 is inside -123). Only those are decoded, so acknowledging a
+// create does not decode the whole outbox.
+func (t *txn) entriesMentioning(id int64) ([]*Entry, error) {
+	needle := []byte(strconv.FormatInt(id, 10))
+	var out []*Entry
+	err := t.b(bucketOutbox).ForEach(func(k, v []byte) error {
+		if !bytes.Contains(v, needle) {
+			return nil
+		}
+		var e Entry
+		if err := json.Unmarshal(v, &e); err != nil {
+			return fmt.Errorf("outbox entry %d: %w", keySeq(k), err)
+		}
+		out = append(out, &e)
+		return nil
+	})
+	return out, err
 }

@@ -1,6 +1,18 @@
 // Package syncer is the desktop's side of the wire: the signed API client
-// (Client), the connection settings it is built from (Connection) and the
-// OS keyring that keeps a user's API key between sessions (Keyring).
+// (Client), the connection settings it is built from (Connection), the
+// OS keyring that keeps a user's API key between sessions (Keyring), and
+// the sync Engine that pushes the local outbox and pulls the server's
+// changes into the localstore, reporting State to the UI.
+//
+// Engine: edits go through Engine.Edit (and CreateContact,
+// CreateLocation), which apply them locally with app's rules, queue
+// them, and ask for a sync. Engine.Run syncs in the background (at
+// start, every interval, on request, at once on reconnect);
+// Engine.Subscribe reports State changes. A sync pushes first (queue
+// order, each entry with its idempotency key and If-Match; a 412 takes
+// the server's copy and merges field by field; refusals are kept as
+// failed entries), then pulls (changes feed, details with bounded
+// concurrency, one local commit with the new cursor).
 //
 // The folder is named sync but the package is declared syncer so it never
 // shadows the standard library; import it as

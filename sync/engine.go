@@ -292,7 +292,7 @@ func (e *Engine) Edit(ctx context.Context, proposalID int64, m app.Mutation) (*a
 	if err != nil {
 		return nil, err
 	}
-	e.changed()
+	e.queued()
 	return p, nil
 }
 
@@ -303,7 +303,7 @@ func (e *Engine) CreateContact(ctx context.Context, nc app.NewContact) (app.Cont
 	if err != nil {
 		return app.Contact{}, err
 	}
-	e.changed()
+	e.queued()
 	return c, nil
 }
 
@@ -314,7 +314,7 @@ func (e *Engine) CreateLocation(ctx context.Context, contactID int64, nl app.New
 	if err != nil {
 		return app.ContactLocation{}, err
 	}
-	e.changed()
+	e.queued()
 	return l, nil
 }
 
@@ -344,6 +344,14 @@ func (e *Engine) ResolveConflict(ctx context.Context, seq uint64, keepMine bool)
 	}
 	e.changed()
 	return nil
+}
+
+// queued counts one more pending entry and asks for a sync. (A new
+// entry is never blocked: the local rules refuse an edit of something a
+// failed create made, as it is not in the local view.)
+func (e *Engine) queued() {
+	e.update(func(s *State) { s.Pending++ })
+	e.Request()
 }
 
 // changed publishes the new counts and asks for a sync.

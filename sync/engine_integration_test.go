@@ -94,3 +94,250 @@ func findByName(t *testing.T, d *desk, name string) *localstore.Record {
 	t.Fatalf("no local proposal named %q", name)
 	return nil
 }
+
+// serverDraft creates a proposal with one area (two options) on the
+// server directly and returns its detail.
+func serverDraft(t *testing.T, s *realServer, name string) app.ProposalDetail {
+	t.Helper()
+	direct := s.signedIn(t, s.URL, app.RoleAdmin)
+	p := newDraft(t, direct, s, name)
+	p, err := direct.CreateOption(bg, p.ID, p.Areas[0].ID, "Opt B", "", WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// serverProposal reads a proposal from the server.
+func serverProposal(t *testing.T, s *realServer, id int64) app.ProposalDetail {
+	t.Helper()
+	got, err := s.admin(t).GetProposal(bg, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got.Proposal
+}
+
+// Two desktops edit the same proposal offline, different fields: both
+// edits land, in either order, without a conflict.
+func TestEngineTwoClientsMergeDifferentFields(t *testing.T) {
+	s := startReal(t)
+	for _, aFirst := range []bool{true, false} {
+		p := serverDraft(t, s, "Merge")
+		a := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+		b := s.newDesk(t, s.URL, app.RoleAdmin, nil, nil)
+		a.sync(t)
+		b.sync(t)
+		opt := p.Areas[0].Options[0].ID
+		a.edit(t, p.ID, &app.SetDescription{ID: p.ID, Description: "From A"})
+		a.edit(t, p.ID, &app.SetOptionClientDescription{ID: p.ID, OptionID: opt, ClientDescription: "A's option text"})
+		b.edit(t, p.ID, &app.UpdateProposal{ID: p.ID, Name: strp("Renamed by B")})
+		b.edit(t, p.ID, &app.SetOptionInstallerNotes{ID: p.ID, OptionID: opt, InstallerNotes: "B's notes"})
+		first, second := a, b
+		if !aFirst {
+			first, second = b, a
+		}
+		first.sync(t)
+		second.sync(t)
+		first.sync(t)
+		for _, d := range []*desk{a, b} {
+			if st := d.eng.State(); st.Pending+st.Failed+st.Conflicts != 0 {
+				t.Fatalf("aFirst %v: state %+v", aFirst, st)
+			}
+		}
+		g := serverProposal(t, s, p.ID)
+		o := g.Areas[0].Options[0]
+		if g.ProjectDescription != "From A" || g.Name != "Renamed by B" || o.ClientDescription != "A's option text" || o.InstallerDescription != "B's notes" {
+			t.Fatalf("aFirst %v: server has %q %q %q %q", aFirst, g.ProjectDescription, g.Name, o.ClientDescription, o.InstallerDescription)
+		}
+		for _, d := range []*desk{a, b} {
+			rec, err := d.st.Record(p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Local.Version != g.Version || rec.Local.Name != g.Name || rec.Local.ProjectDescription != g.ProjectDescription {
+				t.Fatalf("aFirst %v: local %d %q %q, server %d", aFirst, rec.Local.Version, rec.Local.Name, rec.Local.ProjectDescription, g.Version)
+			}
+		}
+	}
+}
+
+// Two desktops change the same field: the second to sync gets a
+// conflict it resolves; keep mine sends its value, keep theirs drops it.
+func TestEngineTwoClientsConflictSameField(t *testing.T) {
+	s := startReal(t)
+	for _, keepMine := range []bool{true, false} {
+		for _, aFirst := range []bool{true, false} {
+			p := serverDraft(t, s, "Conflict")
+			a := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+			b := s.newDesk(t, s.URL, app.RoleAdmin, nil, nil)
+			a.sync(t)
+			b.sync(t)
+			a.edit(t, p.ID, &app.SetDescription{ID: p.ID, Description: "A says"})
+			a.edit(t, p.ID, &app.SetInternalNotes{ID: p.ID, InternalNotes: "A's notes"})
+			b.edit(t, p.ID, &app.SetDescription{ID: p.ID, Description: "B says"})
+			first, second := a, b
+			if !aFirst {
+				first, second = b, a
+			}
+			first.sync(t)
+			second.sync(t)
+			st := second.eng.State()
+			if st.Conflicts != 1 {
+				t.Fatalf("keepMine %v aFirst %v: state %+v, want one conflict", keepMine, aFirst, st)
+			}
+			rec, err := second.st.Record(p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.Conflicts) != 1 || rec.Conflicts[0].Field != "projectDescription" {
+				t.Fatalf("conflicts %+v", rec.Conflicts)
+			}
+			mine, theirs := "B says", "A says"
+			if !aFirst {
+				mine, theirs = theirs, mine
+			}
+			if c := rec.Conflicts[0]; c.Mine != mine || c.Theirs != theirs {
+				t.Fatalf("conflict %+v", c)
+			}
+			var seq uint64
+			entries, _ := second.st.Entries()
+			for _, en := range entries {
+				if en.State == "conflict" {
+					seq = en.Seq
+				}
+			}
+			if err := second.eng.ResolveConflict(bg, seq, keepMine); err != nil {
+				t.Fatal(err)
+			}
+			second.sync(t)
+			first.sync(t)
+			want := theirs
+			if keepMine {
+				want = mine
+			}
+			g := serverProposal(t, s, p.ID)
+			if g.ProjectDescription != want || g.InternalNotes != "A's notes" {
+				t.Fatalf("keepMine %v aFirst %v: server %q / %q, want %q", keepMine, aFirst, g.ProjectDescription, g.InternalNotes, want)
+			}
+			for _, d := range []*desk{a, b} {
+				if st := d.eng.State(); st.Pending+st.Failed+st.Conflicts != 0 {
+					t.Fatalf("state %+v", st)
+				}
+				rec, _ := d.st.Record(p.ID)
+				if rec.Local.ProjectDescription != want || len(rec.Conflicts) != 0 {
+					t.Fatalf("local %q, conflicts %v", rec.Local.ProjectDescription, rec.Conflicts)
+				}
+			}
+		}
+	}
+}
+
+// entryOf finds the outbox entry whose mutation has the kind.
+func entriesByKind(t *testing.T, d *desk) map[app.MutationKind][]localstore.Entry {
+	t.Helper()
+	all, err := d.st.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[app.MutationKind][]localstore.Entry{}
+	for _, en := range all {
+		if en.Kind != localstore.EntryProposal {
+			continue
+		}
+		m, err := en.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[m.Kind()] = append(out[m.Kind()], en)
+	}
+	return out
+}
+
+// Edits the server refuses (a name taken meanwhile, the option limit,
+// a proposal accepted in the office) are kept as failed with the reason;
+// the ones depending on them wait; the rest land.
+func TestEngineRejectedEditsAreKeptAndDoNotBlockOthers(t *testing.T) {
+	s := startReal(t)
+	office := s.signedIn(t, s.URL, app.RoleAdmin)
+	p := serverDraft(t, s, "Rejections")
+	q := serverDraft(t, s, "Unrelated")
+	r := serverDraft(t, s, "Accepted meanwhile")
+	if _, err := office.ChangeStatus(bg, r.ID, app.StatusSubmitted, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	d := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+	d.sync(t)
+
+	// The office, meanwhile.
+	if _, err := office.CreateArea(bg, p.ID, "Kitchen", WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := office.CreateOption(bg, p.ID, p.Areas[0].ID, "Office's third", "", WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := office.ChangeStatus(bg, r.ID, app.StatusAccepted, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	// The desktop, offline.
+	lp := d.edit(t, p.ID, &app.CreateArea{ID: p.ID, Name: " kitchen"})
+	area := lp.Areas[len(lp.Areas)-1]
+	lp = d.edit(t, p.ID, &app.CreateOption{ID: p.ID, AreaID: area.ID, ClientDescription: "In my kitchen"})
+	newOpt := lp.Areas[len(lp.Areas)-1].Options[1]
+	d.edit(t, p.ID, &app.SetOptionClientDescription{ID: p.ID, OptionID: newOpt.ID, ClientDescription: "Edited"})
+	d.edit(t, p.ID, &app.CreateOption{ID: p.ID, AreaID: p.Areas[0].ID, ClientDescription: "My third"})
+	d.edit(t, p.ID, &app.SetDescription{ID: p.ID, Description: "Still lands"})
+	d.edit(t, q.ID, &app.SetDescription{ID: q.ID, Description: "Unrelated lands"})
+	d.edit(t, r.ID, &app.SetDescription{ID: r.ID, Description: "Too late"})
+	d.edit(t, r.ID, &app.SetInternalNotes{ID: r.ID, InternalNotes: "Installers still get this"})
+	d.sync(t)
+
+	st := d.eng.State()
+	if st.Failed != 3 || st.Pending != 2 || st.Blocked != 2 || st.Conflicts != 0 {
+		t.Fatalf("state %+v: want 3 failed, 2 pending and blocked", st)
+	}
+	byKind := entriesByKind(t, d)
+	if en := byKind[app.KindCreateArea]; len(en) != 1 || en[0].State != localstore.StateFailed || en[0].ErrorKind != app.KindAreaNameTaken || en[0].ErrorMessage == "" {
+		t.Fatalf("create area: %+v", en)
+	}
+	opts := byKind[app.KindCreateOption]
+	if len(opts) != 2 || !opts[0].Blocked || opts[1].State != localstore.StateFailed || opts[1].ErrorKind != app.KindOptionLimitReached {
+		t.Fatalf("create options: %+v", opts)
+	}
+	if en := byKind[app.KindSetOptionClientDesc]; len(en) != 1 || !en[0].Blocked {
+		t.Fatalf("option text: %+v", en)
+	}
+	if en := byKind[app.KindSetDescription]; len(en) != 1 || en[0].ProposalID != r.ID || en[0].ErrorKind != app.KindProposalLocked {
+		t.Fatalf("descriptions: %+v", en)
+	}
+	gp, gq, gr := serverProposal(t, s, p.ID), serverProposal(t, s, q.ID), serverProposal(t, s, r.ID)
+	if gp.ProjectDescription != "Still lands" || len(gp.Areas) != 2 || len(gp.Areas[0].Options) != 3 {
+		t.Fatalf("server P: %q, %d areas", gp.ProjectDescription, len(gp.Areas))
+	}
+	if gq.ProjectDescription != "Unrelated lands" || gr.InternalNotes != "Installers still get this" || gr.ProjectDescription != "" {
+		t.Fatalf("server Q %q, R %q / %q", gq.ProjectDescription, gr.InternalNotes, gr.ProjectDescription)
+	}
+	// The accepted proposal is read-only here, its refused edit visible.
+	rec, err := d.st.Record(r.ID)
+	if err != nil || !rec.ReadOnly || rec.Local.Status != app.StatusAccepted {
+		t.Fatalf("R: %v read-only %v status %s", err, rec.ReadOnly, rec.Local.Status)
+	}
+
+	// The user renames the area: discard and redo. The dependents go
+	// with the discarded create.
+	if err := d.eng.Discard(bg, byKind[app.KindCreateArea][0].Seq); err != nil {
+		t.Fatal(err)
+	}
+	d.edit(t, p.ID, &app.CreateArea{ID: p.ID, Name: "Kitchen 2"})
+	if err := d.eng.Discard(bg, opts[1].Seq); err != nil {
+		t.Fatal(err)
+	}
+	d.sync(t)
+	if st := d.eng.State(); st.Failed != 1 || st.Pending != 0 {
+		t.Fatalf("after discarding: %+v", st)
+	}
+	if gp := serverProposal(t, s, p.ID); len(gp.Areas) != 3 || gp.Areas[2].Name != "Kitchen 2" {
+		t.Fatalf("server P areas %+v", gp.Areas)
+	}
+}

@@ -7,6 +7,7 @@ package syncer
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,6 +18,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,6 +26,7 @@ import (
 
 	"proposaldesk/apiserver"
 	"proposaldesk/apiserver/auth"
+	"proposaldesk/apiserver/demo"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/store/boltstore"
 	"proposaldesk/app"
@@ -42,6 +45,21 @@ type realServer struct {
 	AppID     string
 	AppSecret string
 	users     map[string]fixtureUser
+
+	adminOnce sync.Once
+	adminC    *Client
+	handler   http.Handler
+}
+
+// admin is a shared client signed in as the fixture's admin (the
+// office), for reading what the server holds.
+func (s *realServer) admin(t testing.TB) *Client {
+	t.Helper()
+	s.adminOnce.Do(func() { s.adminC = s.signedIn(t, s.URL, app.RoleAdmin) })
+	if s.adminC == nil {
+		t.Fatal("no admin client")
+	}
+	return s.adminC
 }
 
 // fixtureUser is a user of the fixture's account.
@@ -66,7 +84,7 @@ func TestMain(m *testing.M) {
 }
 
 // startReal returns the shared real server, starting it on first use.
-func startReal(t *testing.T) *realServer {
+func startReal(t testing.TB) *realServer {
 	t.Helper()
 	realOnce.Do(func() { shared, realErr = newRealServer() })
 	if realErr != nil {
@@ -156,7 +174,8 @@ func newRealServer() (*realServer, error) {
 		return nil, err
 	}
 	quiet := slog.New(slog.DiscardHandler)
-	srv := httptest.NewServer(apiserver.New(apiserver.Config{Logger: quiet}, st))
+	s.handler = apiserver.New(apiserver.Config{Logger: quiet}, st)
+	srv := httptest.NewServer(s.handler)
 	strict := httptest.NewServer(apiserver.New(apiserver.Config{Logger: quiet, StrictSigning: true}, st))
 	s.URL, s.StrictURL = srv.URL, strict.URL
 	realStop = func() {
@@ -171,7 +190,7 @@ func newRealServer() (*realServer, error) {
 func userKey(role app.Role, verified bool) string { return fmt.Sprint(role, verified) }
 
 // user is a fixture user.
-func (s *realServer) user(t *testing.T, role app.Role, verified bool) fixtureUser {
+func (s *realServer) user(t testing.TB, role app.Role, verified bool) fixtureUser {
 	t.Helper()
 	u, ok := s.users[userKey(role, verified)]
 	if !ok {
@@ -182,7 +201,7 @@ func (s *realServer) user(t *testing.T, role app.Role, verified bool) fixtureUse
 
 // client returns a client for baseURL (the server's or a proxy's), not
 // signed in.
-func (s *realServer) client(t *testing.T, baseURL string, opts ...Option) *Client {
+func (s *realServer) client(t testing.TB, baseURL string, opts ...Option) *Client {
 	t.Helper()
 	c, err := NewClient(Connection{BaseURL: baseURL, AppID: s.AppID, AppSecret: s.AppSecret}, opts...)
 	if err != nil {
@@ -192,7 +211,7 @@ func (s *realServer) client(t *testing.T, baseURL string, opts ...Option) *Clien
 }
 
 // signedIn returns a client signed in as the fixture user of role.
-func (s *realServer) signedIn(t *testing.T, baseURL string, role app.Role, opts ...Option) *Client {
+func (s *realServer) signedIn(t testing.TB, baseURL string, role app.Role, opts ...Option) *Client {
 	t.Helper()
 	u := s.user(t, role, true)
 	c := s.client(t, baseURL, opts...)
@@ -227,18 +246,19 @@ type proxyStep struct {
 // passes traffic through. Use clients without keep-alive so that one
 // request is one connection.
 type tcpProxy struct {
-	t        *testing.T
+	t        testing.TB
 	ln       net.Listener
 	upstream string
 
 	mu    sync.Mutex
 	plan  []proxyStep
+	deflt proxyStep // when the plan is used up
 	conns int
 	cuts  int
 	wg    sync.WaitGroup
 }
 
-func startProxy(t *testing.T, upstreamURL string) *tcpProxy {
+func startProxy(t testing.TB, upstreamURL string) *tcpProxy {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -265,6 +285,14 @@ func (p *tcpProxy) then(steps ...proxyStep) {
 	p.mu.Unlock()
 }
 
+// always sets what connections get once the plan is used up (a pass
+// by default).
+func (p *tcpProxy) always(step proxyStep) {
+	p.mu.Lock()
+	p.deflt = step
+	p.mu.Unlock()
+}
+
 // stats reports connections accepted and responses cut.
 func (p *tcpProxy) stats() (conns, cuts int) {
 	p.mu.Lock()
@@ -281,7 +309,7 @@ func (p *tcpProxy) accept() {
 		}
 		p.mu.Lock()
 		p.conns++
-		step := proxyStep{Action: proxyPass}
+		step := p.deflt
 		if len(p.plan) > 0 {
 			step, p.plan = p.plan[0], p.plan[1:]
 		}
@@ -343,7 +371,7 @@ func noKeepAlive() *http.Client {
 
 // appUser is the fixture user of role as app's rules see it (the actor
 // of a desktop engine).
-func (s *realServer) appUser(t *testing.T, role app.Role) app.User {
+func (s *realServer) appUser(t testing.TB, role app.Role) app.User {
 	t.Helper()
 	u := s.user(t, role, true)
 	return app.User{ID: u.UserID, Email: u.Email, FirstName: string(role), LastName: "User", Role: role, EmailVerified: true}
@@ -373,7 +401,7 @@ type desk struct {
 
 // newDesk signs in as role through baseURL and returns a desktop over a
 // fresh local store (or st when given).
-func (s *realServer) newDesk(t *testing.T, baseURL string, role app.Role, st *localstore.Store, copts []Option, eopts ...EngineOption) *desk {
+func (s *realServer) newDesk(t testing.TB, baseURL string, role app.Role, st *localstore.Store, copts []Option, eopts ...EngineOption) *desk {
 	t.Helper()
 	if st == nil {
 		st = openLocal(t, "")
@@ -383,7 +411,7 @@ func (s *realServer) newDesk(t *testing.T, baseURL string, role app.Role, st *lo
 }
 
 // sync runs one sync and fails the test on error.
-func (d *desk) sync(t *testing.T) {
+func (d *desk) sync(t testing.TB) {
 	t.Helper()
 	if err := d.eng.SyncOnce(bg); err != nil {
 		t.Fatalf("sync: %v", err)
@@ -391,11 +419,113 @@ func (d *desk) sync(t *testing.T) {
 }
 
 // edit applies a mutation locally and fails the test on error.
-func (d *desk) edit(t *testing.T, id int64, m app.Mutation) *app.Proposal {
+func (d *desk) edit(t testing.TB, id int64, m app.Mutation) *app.Proposal {
 	t.Helper()
 	p, err := d.eng.Edit(bg, id, m)
 	if err != nil {
 		t.Fatalf("edit %s of %d: %v", m.Kind(), id, err)
 	}
 	return p
+}
+
+// restorable is the real server behind a front that can pretend the
+// server's data was replaced: while restored is set, the changes feed
+// answers with another storeId.
+type restorable struct {
+	URL      string
+	restored atomic.Bool
+}
+
+func (s *realServer) restorable(t testing.TB) *restorable {
+	t.Helper()
+	r := &restorable{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if !r.restored.Load() || !strings.EqualFold(req.URL.Path, "/public/changes") {
+			s.handler.ServeHTTP(w, req)
+			return
+		}
+		rec := httptest.NewRecorder()
+		s.handler.ServeHTTP(rec, req)
+		body := rec.Body.Bytes()
+		var ch map[string]any
+		if rec.Code == http.StatusOK && json.Unmarshal(body, &ch) == nil {
+			ch["storeId"] = fmt.Sprint(ch["storeId"], "-restored")
+			body, _ = json.Marshal(ch)
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	r.URL = srv.URL
+	return r
+}
+
+// demoServer is an apiserver over the demo data grown to a number of
+// proposals in the main account, for benchmarks. One per size per test
+// binary; it lives until the binary exits.
+type demoServer struct {
+	URL   string
+	Creds demo.Credentials
+	Count int
+}
+
+var (
+	demoMu      sync.Mutex
+	demoServers = map[int]*demoServer{}
+)
+
+func startDemo(tb testing.TB, proposals int) *demoServer {
+	tb.Helper()
+	demoMu.Lock()
+	defer demoMu.Unlock()
+	if d, ok := demoServers[proposals]; ok {
+		return d
+	}
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "syncer-demo-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st, err := boltstore.Open(filepath.Join(dir, "server.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	creds, err := demo.Seed(ctx, st, demo.Options{GrowTo: proposals})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := httptest.NewServer(apiserver.New(apiserver.Config{Logger: slog.New(slog.DiscardHandler)}, st))
+	d := &demoServer{URL: srv.URL, Creds: creds}
+	prev := realStop
+	realStop = func() {
+		if prev != nil {
+			prev()
+		}
+		srv.Close()
+		st.Close()
+		os.RemoveAll(dir)
+	}
+	demoServers[proposals] = d
+	return d
+}
+
+// signedIn is a client signed in as the main account's user of role.
+func (d *demoServer) signedIn(tb testing.TB, role app.Role) (*Client, app.User) {
+	tb.Helper()
+	u, ok := d.Creds.User(demo.MainAccountName, role, true)
+	if !ok {
+		tb.Fatalf("no demo %s user", role)
+	}
+	c, err := NewClient(Connection{BaseURL: d.URL, AppID: d.Creds.AppID, AppSecret: d.Creds.AppSecret})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := c.Exchange(context.Background(), u.Email, u.Password); err != nil {
+		tb.Fatal(err)
+	}
+	return c, app.User{ID: u.UserID, Email: u.Email, Role: role, EmailVerified: true}
 }

@@ -325,6 +325,43 @@ op("post","/public/proposals/{ProposalId}/status","changeStatus","Change status 
    "Moves the proposal to Status along an allowed move (see the Status schema); anything else is 409 InvalidTransition. Submitted sets lastSubmittedDate; Accepted/Declined set clientLastDecisionDate; Completed sets lastCompletedDate.",
    "ChangeStatus", ["ProposalId"], DETAIL, req=body(O(Status=ref("Status")), ["Status"], "The new status."), errors=["NotFound"], ext=True, write=True, proposal_write=True, tags=["Extensions"])
 
+
+# Exports and documents (extensions, Admin only: the ExportProposals permission).
+EXPORT_TAGS = ["Extensions"]
+def stream_ok(content, desc, extra_headers=None):
+    h = dict(common_headers)
+    if extra_headers: h.update(extra_headers)
+    return {"description": desc, "headers": h, "content": content}
+op("get","/public/export/proposals","exportProposals","Bulk export (extension)",
+   "Admin only (403 PermissionDenied for Sales and Viewer). Streams every proposal of the account that matches the list's filters, in ID order: "
+   "Format=jsonl gives JSON Lines, each line the proposal detail exactly as GET /public/proposals/{ProposalId} returns it; "
+   "Format=csv gives one CSV file (RFC 4180, UTF-8 without BOM, CRLF, a header row) per request: Part=proposals (default) one row a proposal with every financial-summary figure, "
+   "Part=items one row an item of every option (proposal, area, option, option status, item fields, totals). A CSV export is therefore two requests. "
+   "Costs and profit are filled in only for roles with ViewCosts. Text cells starting with = + - @ get a leading apostrophe (CSV injection). "
+   "Sort and paging parameters are ignored. The response streams: X-Total-Count is the number of matching proposals, sent first for progress; "
+   "because the status is sent before the data is read, a failure part-way is reported in the trailer X-Export-Error, and the trailer X-Export-Count is the number of rows (CSV, without the header) or lines written. "
+   "Works with a lapsed subscription.",
+   "Export", [], stream_ok({"text/csv": {"schema": {"type": "string"}}, "application/jsonl": {"schema": {"type": "string"}}},
+     "The export file (Content-Disposition: attachment).",
+     {"X-Total-Count": {"description": "Number of proposals that match, before streaming.", "schema": {"type": "integer"}},
+      "Trailer": {"description": "X-Export-Error, X-Export-Count (HTTP trailers after the body).", "schema": S}}),
+   errors=["BadRequest"], ext=True, sub=False, tags=EXPORT_TAGS)
+paths["/public/export/proposals"]["get"]["parameters"] = [
+ {"name":"Format","in":"query","required":True,"schema":{"type":"string","enum":["csv","jsonl","json"]},"description":"csv or jsonl (json is accepted as jsonl). Any letter case."},
+ {"name":"Part","in":"query","schema":{"type":"string","enum":["proposals","items"],"default":"proposals"},"description":"For csv: which of the two files. items with jsonl is 400."},
+] + [p for p in listparams if p["name"] in ("SearchText","Statuses","ContactId","SalesPersonId","ModifiedAfter","IsArchive")]
+KIND = {"name":"Kind","in":"query","schema":{"type":"string","enum":["client","installer"],"default":"client"},
+  "description":"client: the client-facing document (dealer header and logo from a data: URL, customer and location, project description, areas, options and items at sell price, totals, tax, recurring services, payment schedule, terms; never installer notes, internal notes, costs or profit). installer: the work order (location, areas, options, items with quantities, installer notes and option installer notes; no prices). Any other value is 400."}
+PDF = stream_ok({"application/pdf": {"schema": {"type": "string", "contentMediaType": "application/pdf"}}}, "The PDF (Content-Disposition: attachment).", {"Last-Modified": LASTMOD})
+op("get","/public/proposals/{ProposalId}/document","proposalDocument","Proposal PDF (extension)",
+   "Admin only. Renders the proposal as a PDF (US Letter, Go fonts embedded; characters outside Latin, Greek and Cyrillic print as ?). The server never fetches a remote logo; a companyLogoUrl that is not a data: URL of a PNG or JPEG is replaced by the company name. Works with a lapsed subscription.",
+   "Export", ["ProposalId"], PDF, errors=["NotFound"], ext=True, sub=False, tags=EXPORT_TAGS)
+paths["/public/proposals/{ProposalId}/document"]["get"]["parameters"].append(KIND)
+op("get","/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}/document","changeOrderDocument","Change order PDF (extension)",
+   "Admin only. The change order rendered as the proposal document is. Works with a lapsed subscription.",
+   "Export", ["ProposalId","ChangeOrderId"], PDF, errors=["NotFound"], ext=True, sub=False, tags=EXPORT_TAGS)
+paths["/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}/document"]["get"]["parameters"].append(KIND)
+
 signing_desc = ("Every request carries four headers. X-MSS-API-APPID: the app ID (from `server apps create`). X-MSS-CUSTOM-DATE: the request time as `Mon, 02 Jan 2006 15:04:05 GMT`, within ±15 minutes of the server clock (401 TimestampOutOfRange; every response has a Date header to correct against). "
   "X-MSS-API-USERKEY: the user API key from the key exchange (empty for the exchange itself). X-MSS-SIGNATURE: Base64(HMAC-SHA256(key = the app secret's ASCII bytes, message = METHOD + absoluteURL + contentType + timestamp + userKey)), concatenated with no separators; contentType is the request's Content-Type and is left out for GET; absoluteURL is the URL the client used, query string exactly as sent (behind a proxy the server is told its public base URL). "
   "Compatibility: a signature over the URL without its query string is also accepted unless the server runs with --strict-signing. The signature does not cover the body, so outside loopback the API is served over TLS only.")
@@ -334,7 +371,7 @@ doc["info"] = O(title="Proposal Desk API", version="1.0.0",
   description="The public Proposal Management API (proposal-api.md) with the wire details of contract.md. Operations are numbered as in the spec. Routes beyond the spec's 15 operations that Portal does not document are marked `x-extension: true`; the people endpoints are Portal-documented and carry no mark. `x-operation` names the rule-engine operation; `x-requires-subscription` says whether a lapsed subscription makes it 402 (reads of single documents, the exchange and the extension reads stay available so a lapsed dealer can open and sync what they have). Bodies are JSON or forms; responses are JSON with lower-camelCase names; writes are POST. Money is decimal, rounded half away from zero to the currency's minor unit per line and per tax amount.",
   license={"name": "Proprietary", "identifier": "LicenseRef-Proprietary"})
 doc["servers"] = [{"url": "{base_url}", "variables": {"base_url": {"default": "http://127.0.0.1:8080"}}}]
-doc["tags"] = [{"name":"Proposals"},{"name":"Authentication"},{"name":"People"},{"name":"Extensions","description":"x-extension routes the desktop client needs."}]
+doc["tags"] = [{"name":"Proposals"},{"name":"Authentication"},{"name":"People"},{"name":"Extensions","description":"x-extension routes: what the desktop client needs, and the Admin-only exports and documents."}]
 doc["security"] = SIGNED
 doc["paths"] = paths
 doc["components"] = O(schemas=schemas, parameters=params, responses=responses, securitySchemes=O(

@@ -85,6 +85,11 @@ type Tx interface {
 
 	// Proposal loads a proposal of the account; ErrNotFound otherwise.
 	Proposal(id int64) (*app.Proposal, error)
+	// ProposalUncached is Proposal for bulk reads (exports): it decodes
+	// the record without keeping it in any cache, so reading every
+	// proposal once neither grows memory with the data nor evicts what
+	// ordinary requests keep warm.
+	ProposalUncached(id int64) (*app.Proposal, error)
 	// PutProposal stores a proposal, updates its list entry and records
 	// the change in the changes feed.
 	PutProposal(p *app.Proposal) error

@@ -8,6 +8,7 @@
 //	server users revoke-keys  revoke every API key of a user
 //	server backup           write a consistent copy of the database
 //	server load             load-test a running server (loopback only)
+//	server export           export proposals (CSV, JSON Lines) or a PDF via the API
 //
 // Every flag can also be set from an environment variable: PD_ and the
 // flag name in upper case with dashes as underscores (--public-url is
@@ -37,6 +38,7 @@ Commands:
   users revoke-keys     revoke every API key of a user
   backup                write a consistent copy of the database
   load                  load-test a running server on loopback
+  export                export proposals (CSV, JSON Lines) or one PDF, as an Admin
 
 Run "server <command> --help" for the command's flags. Every flag can
 also come from the environment: PD_<FLAG NAME> in upper case with dashes
@@ -106,6 +108,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdBackup(ctx, rest, stdout, stderr)
 	case "load":
 		err = cmdLoad(ctx, rest, stdout, stderr)
+	case "export":
+		err = cmdExport(ctx, rest, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "server: unknown command %q\n\n%s", cmd, usage)
 		return 2

@@ -3,6 +3,7 @@ package boltstore
 import (
 	"testing"
 
+	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
 )
 
@@ -37,4 +38,45 @@ func TestDecodeCacheServesOnlyTheBytesItWasGiven(t *testing.T) {
 	if n := len(c.items); n > 4 {
 		t.Errorf("cache holds %d items, bound is 4", n)
 	}
+}
+
+// A proposal stored again with a version that does not move (a writer
+// that bypasses app.Apply) still gets a new version: the version is the
+// ETag and must change with the content.
+func TestPutProposalAlwaysMovesTheVersion(t *testing.T) {
+	f := newFixture(t)
+	var versions []int64
+	for _, name := range []string{"Second", "Third"} {
+		err := f.s.Update(ctx, f.a, func(tx store.Tx) error {
+			p, err := tx.Proposal(f.proposalA)
+			if err != nil {
+				return err
+			}
+			p.Name = name // no Version++
+			return tx.PutProposal(p)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.s.View(ctx, f.a, func(tx store.Tx) error {
+			p, _ := tx.Proposal(f.proposalA)
+			versions = append(versions, p.Version)
+			return nil
+		})
+	}
+	if len(versions) != 2 || versions[1] != versions[0]+1 || versions[0] < 1 {
+		t.Errorf("versions after two plain puts = %v, want two consecutive, rising", versions)
+	}
+	// A writer that already moved the version (app.Apply) keeps its own.
+	f.s.Update(ctx, f.a, func(tx store.Tx) error {
+		p, _ := tx.Proposal(f.proposalA)
+		p.Version += 5
+		return tx.PutProposal(p)
+	})
+	f.s.View(ctx, f.a, func(tx store.Tx) error {
+		if p, _ := tx.Proposal(f.proposalA); p.Version != versions[1]+5 {
+			t.Errorf("version = %d, want %d", p.Version, versions[1]+5)
+		}
+		return nil
+	})
 }

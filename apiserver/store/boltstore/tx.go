@@ -100,6 +100,18 @@ func (t *tx) Proposal(id int64) (*app.Proposal, error) {
 	return &p, nil
 }
 
+func (t *tx) ProposalUncached(id int64) (*app.Proposal, error) {
+	v := t.b(bProposals).Get(idKey(id))
+	if v == nil {
+		return nil, notFound("proposal %d not found", id)
+	}
+	var p app.Proposal
+	if err := decode(v, &p); err != nil {
+		return nil, fmt.Errorf("proposal %d: %w", id, err)
+	}
+	return &p, nil
+}
+
 func (t *tx) PutProposal(p *app.Proposal) error {
 	if p == nil || p.ID <= 0 {
 		return fmt.Errorf("boltstore: PutProposal needs a proposal with an ID")
@@ -108,6 +120,19 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 		return err
 	}
 	key := idKey(p.ID)
+	// Every stored change gets a new version: the version is the ETag, and
+	// readers (the server's rendered-detail cache, clients' If-Match) rely
+	// on it changing whenever the content does, also for writers that put
+	// a proposal without going through app.Apply (demo data, imports).
+	if raw := t.b(bProposals).Get(key); raw != nil {
+		old, err := t.s.decoded.proposals.decode(strconv.FormatInt(p.ID, 10), raw)
+		if err != nil {
+			return fmt.Errorf("proposal %d: %w", p.ID, err)
+		}
+		if p.Version <= old.Version {
+			p.Version = old.Version + 1
+		}
+	}
 	entry := app.EntryOf(p)
 	for _, w := range []struct {
 		bucket []byte

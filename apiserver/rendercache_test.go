@@ -1,0 +1,73 @@
+package apiserver
+
+import (
+	"bytes"
+	"net/http"
+	"proposaldesk/apiserver/store"
+	"testing"
+)
+
+// Cached details follow every change and what each reader may see.
+func TestRenderedDetailFollowsWritesAndRoles(t *testing.T) {
+	e := newEnv(t)
+	path := pathf("/public/proposals/%d", e.main.draft)
+
+	first := e.get(e.main.sales, path)
+	wantStatus(t, first, http.StatusOK)
+	again := e.get(e.main.sales, path)
+	if !bytes.Equal(first.body, again.body) || first.header.Get("ETag") != again.header.Get("ETag") {
+		t.Fatal("two reads of an unchanged proposal differ")
+	}
+
+	// A Viewer reading after Sales never gets the Sales rendering (costs).
+	viewer := detail(t, e.get(e.main.viewer, path))
+	for _, a := range viewer.Areas {
+		for _, o := range a.Options {
+			for _, it := range o.Items {
+				if it.Cost != nil {
+					t.Fatalf("viewer sees cost %s of item %d", *it.Cost, it.ID)
+				}
+			}
+		}
+	}
+
+	// A write through the API shows at once.
+	wantStatus(t, e.postJSON(e.main.sales, path, map[string]any{"Name": "Renamed lobby"}), http.StatusOK)
+	if d := detail(t, e.get(e.main.sales, path)); d.Name != "Renamed lobby" {
+		t.Errorf("after rename the detail says %q", d.Name)
+	}
+	// So does a change stored without app.Apply (the store moves the version).
+	e.update(e.main.acct.ID, func(tx store.Tx) error {
+		p, err := tx.Proposal(e.main.draft)
+		if err != nil {
+			return err
+		}
+		p.ProjectTerms = "Net 15"
+		return tx.PutProposal(p)
+	})
+	if d := detail(t, e.get(e.main.sales, path)); d.ProjectTerms != "Net 15" {
+		t.Errorf("after a direct store write the detail says terms %q", d.ProjectTerms)
+	}
+}
+
+func TestRenderCacheKeepsItsBudget(t *testing.T) {
+	c := newRenderCache(1000)
+	for i := range int64(50) {
+		c.put(renderKey{id: i, version: 1}, make([]byte, 100))
+	}
+	if c.bytes > 1000 {
+		t.Errorf("cache holds %d bytes, budget 1000", c.bytes)
+	}
+	c.put(renderKey{id: 99}, make([]byte, 500)) // over an eighth: not kept
+	if _, ok := c.get(renderKey{id: 99}); ok {
+		t.Error("an outsized body was cached")
+	}
+	k := renderKey{id: 7, version: 2, costs: true}
+	c.put(k, []byte("x"))
+	if b, ok := c.get(k); !ok || string(b) != "x" {
+		t.Error("a fresh entry is missing")
+	}
+	if _, ok := c.get(renderKey{id: 7, version: 2}); ok {
+		t.Error("costs and no-costs renderings share a key")
+	}
+}

@@ -1,0 +1,122 @@
+package syncer
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"proposaldesk/app"
+	"proposaldesk/localstore"
+)
+
+// The sync engine's speed against a real server on loopback, with a real
+// (fsynced) local bbolt file.
+//
+//	go test -run '^$' -bench 'FirstSync2000|Push1000' -benchtime 3x ./sync/
+//
+// Targets: the first sync of 2,000 proposals under 20 s; pushing 1,000
+// queued edits under 15 s.
+
+// BenchmarkFirstSync2000 downloads an account of 2,000 proposals (the
+// demo data grown) into an empty local store: changes feed, 2,000
+// details with the default concurrency, users, contacts and their
+// locations, all committed in one transaction.
+func BenchmarkFirstSync2000(b *testing.B) {
+	d := startDemo(b, 2000)
+	c, actor := d.signedIn(b, app.RoleSales)
+	page, err := c.ListProposals(bg, ProposalQuery{PageSize: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		st, err := localstore.Open(filepath.Join(b.TempDir(), fmt.Sprint("desk", i, ".db")))
+		if err != nil {
+			b.Fatal(err)
+		}
+		eng := NewEngine(st, c, actor)
+		b.StartTimer()
+		if err := eng.SyncOnce(bg); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		_, n, _ := st.Search(app.DefaultListQuery())
+		if n != page.Count {
+			b.Fatalf("the local store lists %d proposals, the server %d", n, page.Count)
+		}
+		st.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/sync")
+}
+
+// BenchmarkPush1000 pushes 1,000 queued offline edits over 100
+// proposals (10 each: a description, a rename, two areas with an extra
+// option each, option texts and installer notes; temporary IDs chained)
+// and reports the push alone and the whole sync (push, then the pull of
+// the 100 changed proposals).
+func BenchmarkPush1000(b *testing.B) {
+	s := startReal(b)
+	me := s.appUser(b, app.RoleSales)
+	c := s.signedIn(b, s.URL, app.RoleSales)
+	var pushTotal, syncTotal time.Duration
+	b.ResetTimer()
+	b.StopTimer()
+	for i := 0; i < b.N; i++ {
+		st := openLocal(b, "")
+		eng := NewEngine(st, c, me)
+		var ids []int64
+		for j := range 100 {
+			p, err := c.CreateProposal(bg, me.ID, fmt.Sprintf("Bench %d/%d", i, j), WriteOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ids = append(ids, p.ID)
+		}
+		if err := eng.SyncOnce(bg); err != nil {
+			b.Fatal(err)
+		}
+		edits := 0
+		edit := func(id int64, m app.Mutation) *app.Proposal {
+			p, err := eng.Edit(bg, id, m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			edits++
+			return p
+		}
+		for _, id := range ids {
+			edit(id, &app.SetDescription{ID: id, Description: "Offline description"})
+			edit(id, &app.UpdateProposal{ID: id, Name: strp(fmt.Sprint("Renamed ", id))})
+			for k := range 2 {
+				p := edit(id, &app.CreateArea{ID: id, Name: fmt.Sprint("Room ", k)})
+				a := p.Areas[len(p.Areas)-1]
+				p = edit(id, &app.CreateOption{ID: id, AreaID: a.ID})
+				o := p.Areas[len(p.Areas)-1].Options[1]
+				edit(id, &app.SetOptionClientDescription{ID: id, OptionID: o.ID, ClientDescription: "Text"})
+				edit(id, &app.SetOptionInstallerNotes{ID: id, OptionID: a.Options[0].ID, InstallerNotes: "Notes"})
+			}
+		}
+		if edits != 1000 {
+			b.Fatalf("%d edits", edits)
+		}
+		b.StartTimer()
+		t0 := time.Now()
+		if err := eng.push(bg); err != nil {
+			b.Fatal(err)
+		}
+		pushTotal += time.Since(t0)
+		if err := eng.pull(bg); err != nil {
+			b.Fatal(err)
+		}
+		syncTotal += time.Since(t0)
+		b.StopTimer()
+		if cnt, _ := st.Counts(); cnt.Pending+cnt.Failed+cnt.Conflicts != 0 {
+			b.Fatalf("outbox after the push: %+v", cnt)
+		}
+	}
+	b.ReportMetric(pushTotal.Seconds()/float64(b.N), "s/push")
+	b.ReportMetric(syncTotal.Seconds()/float64(b.N), "s/sync")
+}
