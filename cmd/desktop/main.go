@@ -70,11 +70,49 @@ func main() {
 		a.Lifecycle().SetOnStarted(func() {
 			fmt.Fprintf(os.Stderr, "desktop: window shown %d ms after start\n", time.Since(start).Milliseconds())
 		})
+		go logWorkspace(d, start)
 	}
 	if path := os.Getenv("PD_SMOKE_REPORT"); path != "" {
 		go smokeReport(d, path, os.Getenv("PD_SMOKE_OPEN") != "")
 	}
 	d.Window().ShowAndRun()
+}
+
+// logWorkspace reports when the workspace first lists proposals, and
+// the process's resident memory then and after the first sync.
+func logWorkspace(d *ui.Desktop, start time.Time) {
+	var snap ui.Snapshot
+	for {
+		time.Sleep(10 * time.Millisecond)
+		fyne.DoAndWait(func() { snap = d.Snapshot() })
+		if snap.SignedIn && snap.Rows > 0 {
+			break
+		}
+	}
+	fmt.Fprintf(os.Stderr, "desktop: workspace listing %d proposals %d ms after start, RSS %d MB\n",
+		snap.Rows, time.Since(start).Milliseconds(), rssMB())
+	for !snap.Synced {
+		time.Sleep(100 * time.Millisecond)
+		fyne.DoAndWait(func() { snap = d.Snapshot() })
+	}
+	fmt.Fprintf(os.Stderr, "desktop: synced %d ms after start (%d proposals), RSS %d MB\n",
+		time.Since(start).Milliseconds(), snap.Rows, rssMB())
+}
+
+// rssMB is the resident memory of the process (Linux; 0 elsewhere).
+func rssMB() int {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			var kb int
+			fmt.Sscan(strings.TrimSpace(v), &kb)
+			return kb / 1024
+		}
+	}
+	return 0
 }
 
 // smokeReport writes what the window shows to path once the app has

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Measures the real desktop binary with N proposals (default 10,000) in
+# a virtual display: the first start (sign in, download everything) and
+# a second start from the local store (the key comes from the keyring),
+# printing the app's own timings and resident memory. Needs what
+# scripts/smoke-desktop.sh needs, plus gnome-keyring; it runs itself
+# inside a private D-Bus session with a fresh keyring.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n="${1:-10000}"
+
+if [ -z "${PD_BENCH_INNER:-}" ]; then
+  keyring_home=$(mktemp -d)
+  trap 'rm -rf "$keyring_home"' EXIT
+  XDG_DATA_HOME="$keyring_home" PD_BENCH_INNER=1 dbus-run-session -- bash -c \
+    'echo -n bench | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec "$0" "$1"' "$0" "$n" \
+    2> >(grep -v "Failed to set fd limit\|SystemPrompter\|gcr-prompter\|cannot open display" >&2)
+  exit
+fi
+
+work=$(mktemp -d)
+server_pid=""
+trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"' EXIT
+go build -o bin/ ./cmd/server ./cmd/desktop
+port=$((20000 + RANDOM % 20000))
+echo "bench-desktop: seeding a demo server with $n proposals…"
+./bin/server serve --demo --demo-proposals "$n" --data "$work/server" --addr "127.0.0.1:$port" >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 1200); do
+  [ -f "$work/server/demo.json" ] && curl -fsS -o /dev/null "http://127.0.0.1:$port/openapi.json" 2>/dev/null && break
+  sleep 0.25
+done
+
+run() {
+  PD_STARTUP_LOG=1 LANG=en_US.UTF-8 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+    timeout 600 ./bin/desktop --data "$1" --connect "$2" --demo-user Sales 2>"$3" &
+    pid=$!
+    for _ in $(seq 1 6000); do grep -q "synced" "$3" 2>/dev/null && break; sleep 0.1; done
+    kill $pid; wait $pid 2>/dev/null || true
+  ' _ "$work/desktop" "$work/server/demo.json" "$work/$1.log"
+  echo "bench-desktop: $1 start:"; grep "desktop:" "$work/$1.log" | sed 's/^/  /'
+}
+run first
+run second
