@@ -44,6 +44,7 @@ type listPanel struct {
 	count    *widget.Label
 	list     *widget.List
 	content  fyne.CanvasObject
+	top      *fyne.Container
 	selected int64
 }
 
@@ -96,8 +97,8 @@ func newListPanel(d *Desktop) *listPanel {
 		}
 	}
 	filters := container.NewGridWithColumns(2, l.status, l.sort)
-	top := container.NewVBox(l.search, filters, container.NewBorder(nil, nil, l.archived, l.count))
-	l.content = container.NewBorder(top, nil, nil, nil, l.list)
+	l.top = container.NewVBox(l.search, filters, container.NewBorder(nil, nil, l.archived, l.count))
+	l.content = container.NewBorder(l.top, nil, nil, nil, l.list)
 	return l
 }
 
@@ -119,6 +120,7 @@ func (l *listPanel) refresh() {
 	default:
 		l.count.SetText(fmt.Sprintf("%d proposals", n))
 	}
+	l.top.Refresh()
 	l.list.Refresh()
 	l.syncSelection()
 }
@@ -194,7 +196,7 @@ func (r *row) show(it *localstore.ListItem) {
 	text, imp := badgeOf(it)
 	r.badge.SetText(text)
 	r.badge.Importance = imp
-	r.badge.Refresh()
+	r.box.Refresh() // the badge and total change the columns' widths
 }
 
 // badgeOf is a row's badge: conflicts first, then failures, then edits

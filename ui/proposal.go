@@ -26,6 +26,7 @@ type proposalView struct {
 	fields   []*field
 	name     *field
 	saved    *widget.Label
+	header   *fyne.Container
 	errLabel *widget.Label
 	summary  *fyne.Container
 	body     *fyne.Container
@@ -171,7 +172,7 @@ func (v *proposalView) showSaved() {
 	case !ok:
 		v.saved.SetText("")
 	case it.Conflicts > 0:
-		v.saved.SetText(fmt.Sprintf("Saved locally · %s with the server — see Conflicts", plural(it.Conflicts, "conflict", "conflicts")))
+		v.saved.SetText(fmt.Sprintf("Saved locally · %s with the server — review it in the status bar", plural(it.Conflicts, "conflict", "conflicts")))
 		v.saved.Importance = widget.DangerImportance
 	case it.Failed > 0:
 		v.saved.SetText("Saved locally · " + plural(it.Failed, "edit was refused", "edits were refused") + " by the server")
@@ -184,6 +185,7 @@ func (v *proposalView) showSaved() {
 		v.saved.Importance = widget.SuccessImportance
 	}
 	v.saved.Refresh()
+	v.header.Refresh()
 }
 
 func (v *proposalView) focusName() {
@@ -213,8 +215,9 @@ func (v *proposalView) build() {
 	v.errLabel.Importance = widget.DangerImportance
 	v.errLabel.Wrapping = fyne.TextWrapWord
 	v.errLabel.Hide()
-	objs = append(objs, container.NewBorder(nil, nil,
-		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), v.saved))
+	v.header = container.NewBorder(nil, nil,
+		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), v.saved)
+	objs = append(objs, v.header)
 	if b := v.banner(canEdit); b != nil {
 		objs = append(objs, b)
 	}

@@ -27,7 +27,7 @@ type statusBar struct {
 	progress  *widget.ProgressBar
 	syncNow   *widget.Button
 	signAgain *widget.Button
-	content   fyne.CanvasObject
+	content   *fyne.Container
 }
 
 func newStatusBar(d *Desktop) *statusBar {
@@ -122,6 +122,7 @@ func (b *statusBar) show(st syncer.State) {
 	} else {
 		b.signAgain.Hide()
 	}
+	b.content.Refresh() // lay out again: texts and buttons changed size
 }
 
 func plural(n int, one, many string) string {
