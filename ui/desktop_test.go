@@ -231,10 +231,12 @@ func TestConflictResolvedInPanel(t *testing.T) {
 	descA := va.fields[1]
 	descB := vb.fields[1]
 
+	run := time.Now().Format("15:04:05.000") // the shared server outlives -count runs
+	mineText, theirsText := "Mine: 7.1 surround "+run, "Theirs: 5.1 surround "+run
 	a.gate.down.Store(true)
-	descA.SetText("Mine: 7.1 surround")
+	descA.SetText(mineText)
 	descA.FocusLost()
-	descB.SetText("Theirs: 5.1 surround")
+	descB.SetText(theirsText)
 	descB.FocusLost()
 	b.sync()
 	a.gate.down.Store(false)
@@ -255,7 +257,7 @@ func TestConflictResolvedInPanel(t *testing.T) {
 	}
 	content := a.d.win.Canvas().Overlays().Top()
 	got := texts(content)
-	for _, want := range []string{"Project description", "Mine: 7.1 surround", "Theirs: 5.1 surround"} {
+	for _, want := range []string{"Project description", mineText, theirsText} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("panel lacks %q:\n%s", want, got)
 		}
@@ -263,7 +265,7 @@ func TestConflictResolvedInPanel(t *testing.T) {
 	test.Tap(findButton(content, "Keep mine"))
 	a.sync()
 	sp, err := a.srv.Proposal(id)
-	if err != nil || sp.ProjectDescription != "Mine: 7.1 surround" {
+	if err != nil || sp.ProjectDescription != mineText {
 		t.Fatalf("server has %q, %v", sp.ProjectDescription, err)
 	}
 	if st := a.d.sess.eng.State(); st.Conflicts != 0 || st.Pending != 0 {
@@ -287,12 +289,13 @@ func TestRejectedEditShowsTheReason(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	created, err := createOnServer(s, p.SalesPerson.ID, "Locked later")
+	name := "Locked later " + time.Now().Format("150405.000")
+	created, err := createOnServer(s, p.SalesPerson.ID, name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.sync()
-	v := h.openByName("Locked later")
+	v := h.openByName(name)
 	h.gate.down.Store(true)
 	v.fields[1].SetText("Offline description")
 	v.fields[1].FocusLost()
@@ -339,14 +342,15 @@ func TestShortcutsAndSearch(t *testing.T) {
 	if v.p == nil || !app.IsTemporaryID(v.p.ID) || c.Focused() != v.name {
 		t.Fatalf("Ctrl+N: opened %v, focus %v", v.p, c.Focused())
 	}
-	test.Type(v.name, "Made with Ctrl+N")
+	name := "Made with Ctrl+N " + time.Now().Format("150405.000")
+	test.Type(v.name, name)
 	v.name.FocusLost()
 	short(fyne.KeyF)
 	if c.Focused() != d.list.search {
 		t.Fatal("Ctrl+F did not focus the search")
 	}
-	test.Type(d.list.search, "ctrl+n")
-	if len(d.list.rows) != 1 || d.list.rows[0].Name != "Made with Ctrl+N" {
+	test.Type(d.list.search, strings.ToLower(name))
+	if len(d.list.rows) != 1 || d.list.rows[0].Name != name {
 		t.Fatalf("search rows %+v", d.list.rows)
 	}
 	// The list's status filter and the server agree on the same query.
