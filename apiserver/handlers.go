@@ -278,24 +278,30 @@ func matchPath(f fields, name string, want int64) error {
 	return nil
 }
 
+// assignIDs reads ops 13 and 14's two path IDs: the proposal and the
+// contact or location (named by param). The optional JSON body may repeat
+// both, and must then agree with the path.
+func assignIDs(c *call, param string) (proposalID, otherID int64, err error) {
+	if proposalID, err = c.pathID("ProposalId"); err != nil {
+		return 0, 0, err
+	}
+	if otherID, err = c.pathID(param); err != nil {
+		return 0, 0, err
+	}
+	f, err := c.decodeBody([]field{{"ProposalId", fID}, {param, fID}})
+	if err != nil {
+		return 0, 0, err
+	}
+	if err := matchPath(f, "ProposalId", proposalID); err != nil {
+		return 0, 0, err
+	}
+	return proposalID, otherID, matchPath(f, param, otherID)
+}
+
 // 13. POST /public/proposals/{ProposalId}/contact/{ContactId}
 func (s *Server) assignContact(c *call) error {
-	id, err := c.pathID("ProposalId")
+	id, contactID, err := assignIDs(c, "ContactId")
 	if err != nil {
-		return err
-	}
-	contactID, err := c.pathID("ContactId")
-	if err != nil {
-		return err
-	}
-	f, err := c.decodeBody([]field{{"ProposalId", fID}, {"ContactId", fID}})
-	if err != nil {
-		return err
-	}
-	if err := matchPath(f, "ProposalId", id); err != nil {
-		return err
-	}
-	if err := matchPath(f, "ContactId", contactID); err != nil {
 		return err
 	}
 	return s.applyMutation(c, &app.AssignContact{ID: id, ContactID: contactID}, true)
@@ -303,22 +309,8 @@ func (s *Server) assignContact(c *call) error {
 
 // 14. POST /public/proposals/{ProposalId}/location/{LocationId}
 func (s *Server) assignLocation(c *call) error {
-	id, err := c.pathID("ProposalId")
+	id, locID, err := assignIDs(c, "LocationId")
 	if err != nil {
-		return err
-	}
-	locID, err := c.pathID("LocationId")
-	if err != nil {
-		return err
-	}
-	f, err := c.decodeBody([]field{{"ProposalId", fID}, {"LocationId", fID}})
-	if err != nil {
-		return err
-	}
-	if err := matchPath(f, "ProposalId", id); err != nil {
-		return err
-	}
-	if err := matchPath(f, "LocationId", locID); err != nil {
 		return err
 	}
 	return s.applyMutation(c, &app.AssignLocation{ID: id, LocationID: locID}, false)
