@@ -455,3 +455,52 @@ func strp(s string) *string { return &s }
 func createOnServer(s *apitest.Server, salesPerson int64, name string) (int64, error) {
 	return s.Create(&app.CreateProposal{SalesPersonID: salesPerson, Name: &name})
 }
+
+// A new contact with a location, made offline in the dialog, becomes the
+// customer at once and reaches the server at the next sync.
+func TestNewContactOffline(t *testing.T) {
+	h := newHarness(t)
+	h.signIn(app.RoleSales)
+	name := "Off " + time.Now().Format("150405.000")
+	id, err := createOnServer(h.srv, h.srv.Users[app.RoleSales].ID, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.sync()
+	v := h.openByName(name)
+	h.gate.down.Store(true)
+	test.Tap(findButton(v.body, "Choose contact…"))
+	picker := h.d.win.Canvas().Overlays().Top()
+	test.Tap(findButton(picker, "New contact…"))
+	form := h.d.win.Canvas().Overlays().Top()
+	var entries []*plainEntry
+	walk(form, func(o fyne.CanvasObject) {
+		if e, ok := o.(*plainEntry); ok {
+			entries = append(entries, e)
+		}
+	})
+	if len(entries) != 8 {
+		t.Fatalf("%d entries in the new contact form", len(entries))
+	}
+	// First, last, company, email, phone, street, city, state.
+	test.Type(entries[0], "Olive")
+	test.Type(entries[1], "Offline")
+	test.Type(entries[5], "1 Elm St")
+	test.Type(entries[6], "Austin")
+	test.Type(entries[7], "TX")
+	test.Tap(findButton(form, "Create and assign"))
+	p := h.d.detail.p
+	if p.Customer == nil || p.Customer.FirstName != "Olive" || !app.IsTemporaryID(p.Customer.ID) {
+		t.Fatalf("customer %+v", p.Customer)
+	}
+	if p.Customer.Location == nil || p.Customer.Location.Street != "1 Elm St" {
+		t.Fatalf("location %+v", p.Customer.Location)
+	}
+	h.gate.down.Store(false)
+	h.sync()
+	sp, err := h.srv.Proposal(id)
+	if err != nil || sp.Customer == nil || sp.Customer.FirstName != "Olive" || app.IsTemporaryID(sp.Customer.ID) ||
+		sp.Customer.Location == nil || sp.Customer.Location.City != "Austin" {
+		t.Fatalf("server copy customer %+v, %v", sp.Customer, err)
+	}
+}
