@@ -149,6 +149,11 @@ func (d *Desktop) resume(s *savedSession) error {
 	if err != nil {
 		return err
 	}
+	if c := d.opts.Connection; c != nil && c.AppSecret != "" && (c.AppID != s.AppID || c.AppSecret != creds.AppSecret) {
+		// The connection given at start is another app (a re-seeded demo
+		// server): the saved key belongs to the old one.
+		return fmt.Errorf("the saved sign-in is for another app")
+	}
 	conn := syncer.Connection{BaseURL: s.BaseURL, AppID: s.AppID, AppSecret: creds.AppSecret}
 	return d.openSession(conn, s.User, creds.APIKey)
 }

@@ -386,6 +386,15 @@ func TestRemembersWindowAndProposal(t *testing.T) {
 	if set.WindowWidth != 1000 || set.WindowHeight != 700 {
 		t.Fatalf("window %dx%d", set.WindowWidth, set.WindowHeight)
 	}
+	// Started with another app's connection (a re-seeded demo server),
+	// the saved key is not used: the sign-in form shows.
+	d2.Close()
+	other := syncer.Connection{BaseURL: h.url, AppID: "other-app", AppSecret: "other-secret"}
+	d3 := New(fyne.CurrentApp(), Options{DataDir: h.dir, Keyring: h.keys, Do: h.enqueue, ManualSync: true, Connection: &other})
+	h.d = d3
+	if d3.sess != nil || d3.signin == nil || d3.signin.appID.Text != "other-app" {
+		t.Fatal("resumed with a key of another app")
+	}
 }
 
 func TestDemoLogin(t *testing.T) {
