@@ -139,9 +139,8 @@ func (d *Desktop) newExportDialog(preferPDF bool) *exportDialog {
 	case err != nil:
 		e.count.SetText("The search failed: " + explain(err))
 	default:
-		e.count.SetText(fmt.Sprintf("%s matching the list's search and filters (all of them, not only those on screen).", plural(len(ids), "proposal", "proposals")))
+		e.count.SetText(fmt.Sprintf("%s matching the list's search and filters (every page).", plural(len(ids), "proposal", "proposals")))
 	}
-	e.count.Wrapping = fyne.TextWrapWord
 	e.format = widget.NewRadioGroup([]string{formatCSVLabel, formatJSONLLabel}, nil)
 	e.format.SetSelected(formatCSVLabel)
 	e.format.Required = true
@@ -171,8 +170,8 @@ func (d *Desktop) newExportDialog(preferPDF bool) *exportDialog {
 		e.doc.SetSelectedIndex(0)
 		pdfBody = container.NewVBox(e.doc, e.kind, container.NewHBox(e.pdfBtn))
 	} else {
-		hint := widget.NewLabel("Open a proposal to save its client and installer PDFs.")
-		hint.Importance = widget.LowImportance
+		hint := widget.NewLabelWithStyle("Open a proposal to save its client and installer PDFs.",
+			fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 		e.pdfBtn.Disable()
 		e.kind.Disable()
 		pdfBody = container.NewVBox(hint, e.kind, container.NewHBox(e.pdfBtn))
@@ -187,8 +186,8 @@ func (d *Desktop) newExportDialog(preferPDF bool) *exportDialog {
 	} else {
 		e.pdfBtn.Importance = widget.HighImportance
 	}
-	note := widget.NewLabel("Exports are made from what is on this computer; they work offline.")
-	note.Importance = widget.LowImportance
+	note := widget.NewLabelWithStyle("Exports are made from what is on this computer; they work offline.",
+		fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	body := container.NewVBox(folderRow, bulk, pdfs, note)
 	e.dlg = dialog.NewCustom("Export", "Close", container.NewGridWrap(fyne.NewSize(560, body.MinSize().Height), body), d.win)
 	d.export = e
