@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"proposaldesk/apiserver/apitest"
 	"proposaldesk/apiserver/store"
@@ -107,6 +108,9 @@ func TestExportSearchOffline(t *testing.T) {
 	e := d.export
 	if e == nil || d.dlg != e.dlg {
 		t.Fatal("Ctrl+E did not open the export dialog")
+	}
+	if e.searchBtn.Importance != widget.HighImportance {
+		t.Error("Ctrl+E from the search field: the search result is not the main choice")
 	}
 	if !strings.Contains(e.count.Text, "30 proposals") {
 		t.Fatalf("count %q", e.count.Text)
@@ -223,7 +227,7 @@ func TestExportPDFsOffline(t *testing.T) {
 
 	d.ExportPDFs()
 	e := d.export
-	if e.pdfBtn.Disabled() || e.pdfBtn.Importance == 0 && e.searchBtn.Importance != 0 {
+	if e.pdfBtn.Disabled() || e.pdfBtn.Importance != widget.HighImportance {
 		t.Fatal("the PDF choice is not offered for the open proposal")
 	}
 	e.setFolder(dir)
