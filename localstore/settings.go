@@ -11,6 +11,8 @@ type Settings struct {
 	LastOpenProposal int64  `json:"lastOpenProposal,omitempty"`
 	ServerURL        string `json:"serverUrl,omitempty"`
 	UserEmail        string `json:"userEmail,omitempty"`
+	// ExportFolder is the folder of the last export.
+	ExportFolder string `json:"exportFolder,omitempty"`
 }
 
 func (t *txn) settings() (Settings, error) {

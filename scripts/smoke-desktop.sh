@@ -39,14 +39,16 @@ for _ in $(seq 1 150); do
 done
 [ -f "$work/server/demo.json" ] || { echo "smoke-desktop: the demo server did not start"; cat "$work/server.log"; exit 1; }
 
-# shoot THEME NAME: run the desktop, wait for the report, screenshot.
+# shoot THEME NAME [ROLE [EXPORT]]: run the desktop signed in as the demo
+# user of ROLE (default Sales), wait for the report, screenshot. EXPORT=1
+# opens the export dialog (Ctrl+E) before the screenshot.
 shoot() {
-  local theme=$1 name=$2
+  local theme=$1 name=$2 role=${3:-Sales} export=${4:-}
   local report="$work/report-$name.json" shot="$work/$name.png"
   rm -rf "$work/desktop-$name"
-  FYNE_THEME=$theme PD_SMOKE_REPORT="$report" PD_SMOKE_OPEN=1 LANG=en_US.UTF-8 \
+  FYNE_THEME=$theme PD_SMOKE_REPORT="$report" PD_SMOKE_OPEN=1 PD_SMOKE_EXPORT=$export LANG=en_US.UTF-8 \
     xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
-      timeout 90 ./bin/desktop --data "$1" --connect "$2" --demo-user Sales >"$3" 2>&1 &
+      timeout 90 ./bin/desktop --data "$1" --connect "$2" --demo-user "$6" >"$3" 2>&1 &
       pid=$!
       timeout 30 xdotool search --sync --name "Proposal Desk" >/dev/null || { echo "smoke-desktop: no window"; exit 1; }
       for _ in $(seq 1 200); do [ -f "$4" ] && break; sleep 0.25; done
@@ -56,13 +58,16 @@ shoot() {
       sleep 1
       import -window root "$5"
       kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
-    ' _ "$work/desktop-$name" "$work/server/demo.json" "$work/desktop-$name.log" "$report" "$shot"
+    ' _ "$work/desktop-$name" "$work/server/demo.json" "$work/desktop-$name.log" "$report" "$shot" "$role"
   [ -f "$report" ] || { echo "smoke-desktop: the app wrote no report"; cat "$work/desktop-$name.log"; exit 1; }
   echo "smoke-desktop: $name: $(tr -d '\n' <"$report")"
   grep -q '"signedIn": true' "$report" || { echo "smoke-desktop: not signed in"; exit 1; }
   grep -q '"synced": true' "$report" || { echo "smoke-desktop: no completed sync"; exit 1; }
   grep -q '"rows": 0' "$report" && { echo "smoke-desktop: the list is empty"; exit 1; }
   grep -q '"statusError"' "$report" && { echo "smoke-desktop: the status bar shows an error"; exit 1; }
+  if [ -n "$export" ]; then
+    grep -q '"exportOpen": true' "$report" || { echo "smoke-desktop: the export dialog did not open"; exit 1; }
+  fi
   if grep -qiE 'panic|fatal' "$work/desktop-$name.log"; then
     echo "smoke-desktop: the app logged a failure"; cat "$work/desktop-$name.log"; exit 1
   fi
@@ -79,4 +84,5 @@ shoot() {
 
 shoot light workspace-light
 shoot dark workspace-dark
+shoot light export-dialog Admin 1
 echo "smoke-desktop: ok"

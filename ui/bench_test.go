@@ -178,3 +178,39 @@ func vmRSS() int {
 	}
 	return 0
 }
+
+// BenchmarkExportCSV10k: export the 10,000 local proposals (the empty
+// search) to proposals.csv and items.csv, as the export dialog does.
+func BenchmarkExportCSV10k(b *testing.B) {
+	benchExport(b, exportCSV)
+}
+
+// BenchmarkExportJSONL10k: the same as JSON Lines.
+func BenchmarkExportJSONL10k(b *testing.B) {
+	benchExport(b, exportJSONL)
+}
+
+func benchExport(b *testing.B, f exportFormat) {
+	dir := desk10k(b, syncer.NewKeyring())
+	st, err := localstore.Open(storePath(dir, benchURL, benchUser.Email))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	out := b.TempDir()
+	target := out
+	if f == exportJSONL {
+		target = filepath.Join(out, "p.jsonl")
+	}
+	q := app.DefaultListQuery()
+	var res exportResult
+	for b.Loop() {
+		if res, err = exportSearch(bg, st, q, app.RoleAdmin, f, target, func(int, int) {}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if res.Proposals != 10_000 {
+		b.Fatalf("%d proposals exported", res.Proposals)
+	}
+	b.ReportMetric(float64(res.Proposals), "proposals")
+}

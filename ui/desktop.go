@@ -70,6 +70,13 @@ type Desktop struct {
 
 	// dlg is the open dialog, which Esc closes.
 	dlg dialog.Dialog
+	// The export dialog, the export running, and a replace question.
+	export        *exportDialog
+	exportRun     *exportRun
+	exportConfirm dialog.Dialog
+	exportBtn     *widget.Button
+	exportHint    *hoverHint
+	menuExport    []*fyne.MenuItem
 	// saveWindow debounces remembering the window size.
 	sizeTimer *time.Timer
 }
@@ -243,8 +250,18 @@ func (d *Desktop) showWorkspace() {
 	if !s.user.Role.Can(app.PermEditProposals) {
 		newBtn.Disable()
 	}
+	d.exportBtn = widget.NewButton("Export…", d.Export)
+	d.exportHint = nil
+	exportBox := fyne.CanvasObject(d.exportBtn)
+	if err := d.exportDenied(); err != nil {
+		// Disabled, with app's reason on hover.
+		d.exportBtn.Disable()
+		d.exportHint = newHoverHint("Exports are for Admins. "+explain(err), d.win)
+		exportBox = container.NewStack(d.exportBtn, d.exportHint)
+	}
+	d.installMenu()
 	who := widget.NewLabel(fmt.Sprintf("%s · %s", s.user.Email, s.user.Role))
-	top := container.NewBorder(nil, nil, newBtn,
+	top := container.NewBorder(nil, nil, container.NewHBox(newBtn, exportBox),
 		container.NewHBox(who, widget.NewButton("Sign out", d.SignOut)))
 	split := container.NewHSplit(d.list.content, d.detail.content)
 	split.Offset = 0.4
@@ -335,7 +352,11 @@ func (d *Desktop) rememberWindow() {
 }
 
 // showDialog shows a dialog and remembers it so that Esc closes it.
-func (d *Desktop) showDialog(dl dialog.Dialog) {
+func (d *Desktop) showDialog(dl dialog.Dialog) { d.showDialogThen(dl, nil) }
+
+// showDialogThen is showDialog calling onClosed (if not nil) when the
+// dialog closes.
+func (d *Desktop) showDialogThen(dl dialog.Dialog, onClosed func()) {
 	if d.dlg != nil {
 		d.dlg.Hide()
 	}
@@ -343,6 +364,9 @@ func (d *Desktop) showDialog(dl dialog.Dialog) {
 	dl.SetOnClosed(func() {
 		if d.dlg == dl {
 			d.dlg = nil
+		}
+		if onClosed != nil {
+			onClosed()
 		}
 	})
 	dl.Show()
@@ -363,26 +387,42 @@ func (d *Desktop) showError(title string, err error) {
 }
 
 // installShortcuts: Ctrl+N new proposal, Ctrl+F search, Ctrl+R sync,
-// Esc closes dialogs. They are menu shortcuts too, which the window runs
-// before a focused field sees the keys.
+// Ctrl+E export, Esc closes dialogs. They are menu shortcuts too, which
+// the window runs before a focused field sees the keys.
 func (d *Desktop) installShortcuts() {
 	c := d.win.Canvas()
-	item := func(label string, k fyne.KeyName, fn func()) *fyne.MenuItem {
-		sc := &desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}
-		c.AddShortcut(sc, func(fyne.Shortcut) { fn() })
-		it := fyne.NewMenuItem(label, fn)
-		it.Shortcut = sc
-		return it
+	for k, fn := range map[fyne.KeyName]func(){fyne.KeyN: d.NewProposal, fyne.KeyR: d.SyncNow, fyne.KeyF: d.FocusSearch, fyne.KeyE: d.Export} {
+		c.AddShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { fn() })
 	}
-	d.win.SetMainMenu(fyne.NewMainMenu(
-		fyne.NewMenu("File", item("New proposal", fyne.KeyN, d.NewProposal), item("Sync now", fyne.KeyR, d.SyncNow)),
-		fyne.NewMenu("Edit", item("Find proposals", fyne.KeyF, d.FocusSearch)),
-	))
+	d.installMenu()
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		if ev.Name == fyne.KeyEscape {
 			d.closeDialog()
 		}
 	})
+}
+
+// installMenu sets the main menu. The export items are disabled when
+// app's rules do not let the user export (and before sign-in).
+func (d *Desktop) installMenu() {
+	item := func(label string, k fyne.KeyName, fn func()) *fyne.MenuItem {
+		it := fyne.NewMenuItem(label, fn)
+		if k != "" {
+			it.Shortcut = &desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}
+		}
+		return it
+	}
+	exportSearch := item(exportSearchLabel, fyne.KeyE, d.Export)
+	exportPDFs := item(exportPDFLabel, "", d.ExportPDFs)
+	if d.exportDenied() != nil {
+		exportSearch.Disabled, exportPDFs.Disabled = true, true
+	}
+	d.menuExport = []*fyne.MenuItem{exportSearch, exportPDFs}
+	d.win.SetMainMenu(fyne.NewMainMenu(
+		fyne.NewMenu("File", item("New proposal", fyne.KeyN, d.NewProposal), item("Sync now", fyne.KeyR, d.SyncNow),
+			fyne.NewMenuItemSeparator(), exportSearch, exportPDFs),
+		fyne.NewMenu("Edit", item("Find proposals", fyne.KeyF, d.FocusSearch)),
+	))
 }
 
 // FocusSearch puts the cursor in the list's search field.
@@ -406,6 +446,8 @@ func (d *Desktop) handleShortcut(s fyne.Shortcut) bool {
 		d.FocusSearch()
 	case fyne.KeyR:
 		d.SyncNow()
+	case fyne.KeyE:
+		d.Export()
 	default:
 		return false
 	}

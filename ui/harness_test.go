@@ -224,7 +224,7 @@ func (h *harness) rowOf(id int64) *row {
 		if r.ID == id {
 			d.list.list.ScrollTo(i)
 			o := newRow().(*row)
-			o.show(&d.list.rows[i])
+			o.show(&d.list.rows[i], r.ID == d.list.selected)
 			return o
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"proposaldesk/app"
@@ -87,12 +88,13 @@ func newListPanel(d *Desktop) *listPanel {
 	l.count = widget.NewLabel("")
 	l.list = widget.NewList(func() int { return len(l.rows) }, newRow, func(i widget.ListItemID, o fyne.CanvasObject) {
 		if i < len(l.rows) {
-			o.(*row).show(&l.rows[i])
+			o.(*row).show(&l.rows[i], l.rows[i].ID == l.selected)
 		}
 	})
 	l.list.OnSelected = func(i widget.ListItemID) {
 		if i < len(l.rows) && l.rows[i].ID != l.selected {
 			l.selected = l.rows[i].ID
+			l.list.Refresh() // the selected row's secondary line changes colour
 			d.OpenProposal(l.selected)
 		}
 	}
@@ -138,7 +140,10 @@ func (l *listPanel) syncSelection() {
 
 // selectID highlights a proposal opened elsewhere (new, remembered).
 func (l *listPanel) selectID(id int64) {
-	l.selected = id
+	if l.selected != id {
+		l.selected = id
+		l.list.Refresh()
+	}
 	for i := range l.rows {
 		if l.rows[i].ID == id {
 			l.list.Select(i)
@@ -152,22 +157,34 @@ func (l *listPanel) selectID(id int64) {
 // and a badge for unsent, failed or conflicting edits.
 type row struct {
 	widget.BaseWidget
-	number, name, sub, total *widget.Label
-	badge                    *widget.Label
-	box                      *fyne.Container
+	number, name, total *widget.Label
+	// sub is the secondary line (customer · status): the placeholder
+	// colour, and the foreground colour on the selection highlight,
+	// where the placeholder colour has too little contrast.
+	sub   *widget.RichText
+	badge *widget.Label
+	box   *fyne.Container
+}
+
+// subColor is the secondary line's colour: readable on the background
+// and on the selection highlight, in light and dark themes.
+func subColor(selected bool) fyne.ThemeColorName {
+	if selected {
+		return theme.ColorNameForeground
+	}
+	return theme.ColorNamePlaceHolder
 }
 
 func newRow() fyne.CanvasObject {
 	r := &row{
 		number: widget.NewLabel("#00000"),
 		name:   widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		sub:    widget.NewLabel(""),
+		sub:    widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyle{ColorName: subColor(false), Inline: true}}),
 		total:  widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true}),
 		badge:  widget.NewLabel(""),
 	}
 	r.name.Truncation = fyne.TextTruncateEllipsis
 	r.sub.Truncation = fyne.TextTruncateEllipsis
-	r.sub.Importance = widget.LowImportance
 	tight := func(o fyne.CanvasObject) fyne.CanvasObject {
 		return container.New(layout.NewCustomPaddedLayout(-4, -4, 0, 0), o)
 	}
@@ -180,7 +197,7 @@ func newRow() fyne.CanvasObject {
 
 func (r *row) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }
 
-func (r *row) show(it *localstore.ListItem) {
+func (r *row) show(it *localstore.ListItem, selected bool) {
 	if it.Offline() {
 		r.number.SetText("new")
 	} else {
@@ -191,7 +208,9 @@ func (r *row) show(it *localstore.ListItem) {
 	if client == "" {
 		client = "No customer"
 	}
-	r.sub.SetText(client + " · " + string(it.Status))
+	seg := r.sub.Segments[0].(*widget.TextSegment)
+	seg.Text, seg.Style.ColorName = client+" · "+string(it.Status), subColor(selected)
+	r.sub.Refresh()
 	r.total.SetText(formatMoney(it.Total, it.Currency))
 	text, imp := badgeOf(it)
 	r.badge.SetText(text)

@@ -32,6 +32,7 @@ type signInForm struct {
 }
 
 func (d *Desktop) showSignIn(saved *savedSession) {
+	defer d.installMenu() // export items off
 	f := &signInForm{d: d, conn: d.opts.Connection}
 	f.baseURL, f.appID, f.secret = newPlainEntry(d), newPlainEntry(d), newPlainEntry(d)
 	f.secret.Password = true

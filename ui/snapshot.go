@@ -14,8 +14,10 @@ type Snapshot struct {
 	// StatusError is the status bar's error line.
 	StatusError string `json:"statusError,omitempty"`
 	// Open is the name of the open proposal.
-	Open     string    `json:"open,omitempty"`
-	LastSync time.Time `json:"lastSync"`
+	Open string `json:"open,omitempty"`
+	// ExportOpen: the export dialog is open.
+	ExportOpen bool      `json:"exportOpen,omitempty"`
+	LastSync   time.Time `json:"lastSync"`
 }
 
 // Snapshot describes the window (UI goroutine).
@@ -36,6 +38,7 @@ func (d *Desktop) Snapshot() Snapshot {
 	if d.status != nil {
 		s.StatusError = d.status.errText.Text
 	}
+	s.ExportOpen = d.export != nil && d.dlg == d.export.dlg
 	if d.detail != nil && d.detail.p != nil {
 		s.Open = d.detail.p.Name
 	}

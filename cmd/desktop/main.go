@@ -73,7 +73,7 @@ func main() {
 		go logWorkspace(d, start)
 	}
 	if path := os.Getenv("PD_SMOKE_REPORT"); path != "" {
-		go smokeReport(d, path, os.Getenv("PD_SMOKE_OPEN") != "")
+		go smokeReport(d, path, os.Getenv("PD_SMOKE_OPEN") != "", os.Getenv("PD_SMOKE_EXPORT") != "")
 	}
 	d.Window().ShowAndRun()
 }
@@ -117,8 +117,9 @@ func rssMB() int {
 
 // smokeReport writes what the window shows to path once the app has
 // signed in and synced (or failed to sign in), for the smoke test of
-// the real binary under Xvfb.
-func smokeReport(d *ui.Desktop, path string, openFirst bool) {
+// the real binary under Xvfb. openFirst opens the first proposal, export
+// then opens the export dialog.
+func smokeReport(d *ui.Desktop, path string, openFirst, export bool) {
 	deadline := time.Now().Add(45 * time.Second)
 	var snap ui.Snapshot
 	for time.Now().Before(deadline) {
@@ -131,6 +132,11 @@ func smokeReport(d *ui.Desktop, path string, openFirst bool) {
 	}
 	if openFirst && snap.Synced {
 		fyne.DoAndWait(d.OpenFirst)
+		time.Sleep(time.Second)
+		fyne.DoAndWait(func() { snap = d.Snapshot() })
+	}
+	if export && snap.Synced {
+		fyne.DoAndWait(d.Export) // the export dialog (Ctrl+E), for its screenshot
 		time.Sleep(time.Second)
 		fyne.DoAndWait(func() { snap = d.Snapshot() })
 	}
