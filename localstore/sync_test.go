@@ -565,3 +565,93 @@ func TestSettings(t *testing.T) {
 		t.Errorf("%+v", st)
 	}
 }
+
+// A pull that stops midway (the app killed after some chunks committed)
+// downloads the same proposals again from the old cursor: installing a
+// server copy the store already holds, or an older one, must change
+// nothing — no conflict, entry state or record is touched twice.
+func TestPutServerCopyAgainChangesNothing(t *testing.T) {
+	s := openStore(t, "")
+	seed(t, s)
+	f := newFakeServer()
+	plain := pulled(t, s, f, "Plain")   // no queued edits
+	edited := pulled(t, s, f, "Edited") // queued edits, one in conflict
+	locked := pulled(t, s, f, "Locked") // queued edits, locked on the server
+	mustEdit := func(id int64, m app.Mutation, i int) {
+		t.Helper()
+		if _, err := s.Edit(ctx, id, m, envAt(i, sales)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustEdit(edited.ID, &app.SetDescription{ID: edited.ID, Description: "mine"}, 1)
+	mustEdit(edited.ID, &app.UpdateProposal{ID: edited.ID, Name: strp("Edited 2")}, 2)
+	mustEdit(locked.ID, &app.SetDescription{ID: locked.ID, Description: "mine"}, 3)
+	mustEdit(locked.ID, &app.SetInternalNotes{ID: locked.ID, InternalNotes: "wiring"}, 4)
+
+	older := map[int64]*app.Proposal{plain.ID: plain.Clone(), edited.ID: edited.Clone(), locked.ID: locked.Clone()}
+	var copies []*app.Proposal
+	p, _ := f.apply(&app.UpdateProposal{ID: plain.ID, Name: strp("Plain 2")}, t0, sales2)
+	copies = append(copies, p)
+	p, _ = f.apply(&app.SetDescription{ID: edited.ID, Description: "theirs"}, t0, sales2)
+	copies = append(copies, p)
+	for _, st := range []app.Status{app.StatusSubmitted, app.StatusAccepted} {
+		p, _ = f.apply(&app.ChangeStatus{ID: locked.ID, Status: st}, t0, sales2)
+	}
+	copies = append(copies, p)
+
+	pull := func(ps []*app.Proposal) {
+		t.Helper()
+		err := s.ApplyPull(ctx, func(tx *PullTx) error {
+			for _, p := range ps {
+				if err := tx.PutServerCopy(p.Clone()); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	pull(copies)
+	first := dump(t, s)
+	entries, _ := s.Entries()
+	var states []State
+	for _, e := range entries {
+		states = append(states, e.State)
+	}
+	if want := []State{StateConflict, StatePending, StateFailed, StatePending}; !reflect.DeepEqual(states, want) {
+		t.Fatalf("after the first pull: entry states %v, want %v", states, want)
+	}
+	items := map[int64]ListItem{}
+	for _, id := range []int64{plain.ID, edited.ID, locked.ID} {
+		items[id], _ = s.Item(id)
+	}
+
+	// The same copies again (a re-pull after a crash), then older ones
+	// (a stale answer): the file and the list index are as they were.
+	pull(copies)
+	if again := dump(t, s); !reflect.DeepEqual(again, first) {
+		for k, v := range again {
+			if first[k] != v {
+				t.Errorf("the same copies again changed %s:\n%s\nwas\n%s", k, v, first[k])
+			}
+		}
+	}
+	pull([]*app.Proposal{older[plain.ID], older[edited.ID], older[locked.ID]})
+	if again := dump(t, s); !reflect.DeepEqual(again, first) {
+		t.Errorf("older copies changed the store")
+	}
+	for id, want := range items {
+		if got, _ := s.Item(id); !reflect.DeepEqual(got, want) {
+			t.Errorf("list item %d: %+v, want %+v", id, got, want)
+		}
+	}
+	rec, _ := s.Record(edited.ID)
+	if len(rec.Conflicts) != 1 || rec.Local.Name != "Edited 2" || rec.Local.ProjectDescription != "theirs" {
+		t.Errorf("edited: conflicts %+v, local %q %q", rec.Conflicts, rec.Local.Name, rec.Local.ProjectDescription)
+	}
+	if c, _ := s.Counts(); c.Conflicts != 1 || c.Failed != 1 {
+		t.Errorf("counts %+v", c)
+	}
+}

@@ -36,6 +36,12 @@ run() {
     timeout 600 ./bin/desktop --data "$1" --connect "$2" --demo-user Sales 2>"$3" &
     pid=$!
     for _ in $(seq 1 6000); do grep -q "synced" "$3" 2>/dev/null && break; sleep 0.1; done
+    # The peak resident memory of the desktop (the child of timeout), and
+    # how much of the memory now is anonymous (heap) rather than file-
+    # backed (the mmapped bbolt file).
+    for child in $(pgrep -P $pid); do
+      grep -E "^(VmHWM|RssAnon|RssFile):" /proc/$child/status 2>/dev/null | tr -s " " | sed "s/^/desktop: memory /" >>"$3"
+    done
     kill $pid; wait $pid 2>/dev/null || true
   ' _ "$work/desktop" "$work/server/demo.json" "$work/$1.log"
   echo "bench-desktop: $1 start:"; grep "desktop:" "$work/$1.log" | sed 's/^/  /'

@@ -21,7 +21,7 @@ import (
 // BenchmarkFirstSync2000 downloads an account of 2,000 proposals (the
 // demo data grown) into an empty local store: changes feed, 2,000
 // details with the default concurrency, users, contacts and their
-// locations, all committed in one transaction.
+// locations, committed a chunk (DefaultPullChunk proposals) at a time.
 func BenchmarkFirstSync2000(b *testing.B) {
 	d := startDemo(b, 2000)
 	c, actor := d.signedIn(b, app.RoleSales)

@@ -12,7 +12,8 @@
 // order, each entry with its idempotency key and If-Match; a 412 takes
 // the server's copy and merges field by field; refusals are kept as
 // failed entries), then pulls (changes feed, details with bounded
-// concurrency, one local commit with the new cursor).
+// concurrency a chunk at a time, one local commit per chunk; the new
+// cursor commits with the last chunk).
 //
 // The folder is named sync but the package is declared syncer so it never
 // shadows the standard library; import it as

@@ -81,6 +81,14 @@ func WithPullConcurrency(n int) EngineOption {
 	return func(e *Engine) { e.concurrency = max(n, 1) }
 }
 
+// WithPullChunk sets how many changed proposals a pull downloads and
+// commits at a time (default DefaultPullChunk). Each chunk is one local
+// transaction; the pull's memory grows with the chunk, not with the
+// account.
+func WithPullChunk(n int) EngineOption {
+	return func(e *Engine) { e.pullChunk = max(n, 1) }
+}
+
 // WithEngineLogger sets the logger (default: discard).
 func WithEngineLogger(l *slog.Logger) EngineOption { return func(e *Engine) { e.log = l } }
 
@@ -99,6 +107,7 @@ type Engine struct {
 	now         func() time.Time
 	interval    time.Duration
 	concurrency int
+	pullChunk   int
 	dirEvery    time.Duration
 	log         *slog.Logger
 
@@ -128,6 +137,7 @@ func NewEngine(st *localstore.Store, c *Client, actor app.User, opts ...EngineOp
 		now:         time.Now,
 		interval:    DefaultSyncInterval,
 		concurrency: DefaultPullConcurrency,
+		pullChunk:   DefaultPullChunk,
 		dirEvery:    DefaultDirectoryRefresh,
 		log:         slog.New(slog.DiscardHandler),
 		request:     make(chan struct{}, 1),

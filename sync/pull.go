@@ -1,8 +1,10 @@
 package syncer
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	gosync "sync"
 
 	"proposaldesk/app"
@@ -10,20 +12,23 @@ import (
 )
 
 // Pull: the changes feed names the proposals changed since the stored
-// cursor; their details are downloaded with bounded concurrency and
-// written, with the directory caches and the new cursor, in one local
-// transaction, so the cursor never moves past data that was not kept.
+// cursor. Their details are downloaded a chunk at a time (pullChunk
+// proposals, with bounded concurrency) and each chunk is written in a
+// local transaction of its own, so a pull of the whole account never
+// holds more than one chunk of details in memory. The new cursor (and
+// the last-sync time) commit only with the final chunk: a pull that
+// stops midway (an error, the app killed) leaves the old cursor, and
+// the next pull downloads the same proposals again. Installing a server
+// copy twice is harmless (PutServerCopy ignores an older copy and an
+// equal one changes nothing).
 
 // peoplePageSize is the page size of the contact download (the API's
 // maximum).
 const peoplePageSize = 200
 
-// pulled is what one pull downloaded.
-type pulled struct {
-	proposals []*app.Proposal
-	removed   []int64
-	dir       *directory
-}
+// DefaultPullChunk is how many changed proposals a pull downloads and
+// commits at a time.
+const DefaultPullChunk = 200
 
 // directory is a download of the account's users and contacts.
 type directory struct {
@@ -68,12 +73,11 @@ func (e *Engine) pull(ctx context.Context) error {
 		}
 	}
 
-	var got pulled
-	if got.proposals, got.removed, err = e.fetchProposals(ctx, ch.ProposalIDs); err != nil {
-		return err
-	}
+	// The directory commits with the first chunk, before any proposal,
+	// so that edits replayed on the pulled copies see it.
+	var dir *directory
 	if cursor == "" || reset || e.dirAt.IsZero() || e.now().Sub(e.dirAt) >= e.dirEvery {
-		if got.dir, err = e.fetchDirectory(ctx); err != nil {
+		if dir, err = e.fetchDirectory(ctx); err != nil {
 			return err
 		}
 	}
@@ -81,64 +85,87 @@ func (e *Engine) pull(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	newAcct, haveAcct := accountFrom(acct, got.proposals)
+	// The account information comes from the newest proposal (the
+	// highest ID; see accountFrom). Newest first, it is in the first
+	// chunk that has a proposal, and a first sync lists the recent
+	// proposals first.
+	wantAcct := dir != nil || acct.Dealer.CompanyName == ""
+	ids := ch.ProposalIDs
+	slices.SortFunc(ids, func(a, b int64) int { return cmp.Compare(b, a) })
 
-	err = e.st.ApplyPull(ctx, func(tx *localstore.PullTx) error {
-		if got.dir != nil {
-			if err := tx.PutUsers(got.dir.users); err != nil {
-				return err
-			}
-			for _, c := range got.dir.contacts {
-				if err := tx.PutContact(c); err != nil {
-					return err
-				}
-				if err := tx.PutLocations(c.ID, got.dir.locations[c.ID]); err != nil {
-					return err
-				}
-			}
-		}
-		if haveAcct && (got.dir != nil || acct.Dealer.CompanyName == "") {
-			if err := tx.PutAccount(newAcct); err != nil {
-				return err
-			}
-		}
-		for _, p := range got.proposals {
-			if err := tx.PutServerCopy(p); err != nil {
-				return fmt.Errorf("proposal %d: %w", p.ID, err)
-			}
-		}
-		for _, id := range got.removed {
-			if err := tx.RemoveProposal(id); err != nil {
-				return err
-			}
-		}
-		if err := tx.SetCursor(ch.StoreID, ch.Cursor); err != nil {
+	total := len(ids)
+	chunks := max(1, (total+e.pullChunk-1)/e.pullChunk) // one, empty, when nothing changed
+	e.progress(PhasePull, 0, total)
+	done := 0
+	for i := range chunks {
+		part := ids[min(i*e.pullChunk, total):min((i+1)*e.pullChunk, total)]
+		last := i == chunks-1
+		ps, removed, err := e.fetchProposals(ctx, part, done, total)
+		if err != nil {
 			return err
 		}
-		return tx.SetLastSync(e.now())
-	})
-	if err != nil {
-		return err
-	}
-	if got.dir != nil {
-		e.dirAt = e.now()
+		newAcct, haveAcct := accountFrom(acct, ps)
+		putAcct := wantAcct && haveAcct
+		err = e.st.ApplyPull(ctx, func(tx *localstore.PullTx) error {
+			if dir != nil {
+				if err := tx.PutUsers(dir.users); err != nil {
+					return err
+				}
+				for _, c := range dir.contacts {
+					if err := tx.PutContact(c); err != nil {
+						return err
+					}
+					if err := tx.PutLocations(c.ID, dir.locations[c.ID]); err != nil {
+						return err
+					}
+				}
+			}
+			if putAcct {
+				if err := tx.PutAccount(newAcct); err != nil {
+					return err
+				}
+			}
+			for _, p := range ps {
+				if err := tx.PutServerCopy(p); err != nil {
+					return fmt.Errorf("proposal %d: %w", p.ID, err)
+				}
+			}
+			for _, id := range removed {
+				if err := tx.RemoveProposal(id); err != nil {
+					return err
+				}
+			}
+			if !last {
+				return nil
+			}
+			// Only now has everything the feed named been kept.
+			if err := tx.SetCursor(ch.StoreID, ch.Cursor); err != nil {
+				return err
+			}
+			return tx.SetLastSync(e.now())
+		})
+		if err != nil {
+			return err
+		}
+		done += len(part)
+		if dir != nil {
+			e.dirAt, dir = e.now(), nil
+		}
+		if putAcct {
+			acct, wantAcct = newAcct, false
+		}
 	}
 	return nil
 }
 
-// fetchProposals downloads the proposals with e.concurrency requests in
-// flight. Proposals the server no longer shows this user are returned
-// as removed.
-func (e *Engine) fetchProposals(ctx context.Context, ids []int64) ([]*app.Proposal, []int64, error) {
-	total := len(ids)
-	e.progress(PhasePull, 0, total)
-	out := make([]*app.Proposal, total)
-	gone := make([]bool, total)
-	var (
-		mu   gosync.Mutex
-		done int
-	)
-	err := parallel(ctx, e.concurrency, total, func(ctx context.Context, i int) error {
+// fetchProposals downloads the proposals ids with e.concurrency
+// requests in flight, counting progress from done of total. Proposals
+// the server no longer shows this user are returned as removed.
+func (e *Engine) fetchProposals(ctx context.Context, ids []int64, done, total int) ([]*app.Proposal, []int64, error) {
+	out := make([]*app.Proposal, len(ids))
+	gone := make([]bool, len(ids))
+	var mu gosync.Mutex
+	err := parallel(ctx, e.concurrency, len(ids), func(ctx context.Context, i int) error {
 		got, err := e.c.GetProposal(ctx, ids[i])
 		switch {
 		case app.KindOf(err) == app.KindNotFound:

@@ -1,0 +1,5 @@
+//go:build !race
+
+package syncer
+
+const raceOn = false
