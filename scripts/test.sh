@@ -18,6 +18,9 @@ run_tests() {
   # cold build of Fyne's cgo GL driver (with -race); the smoke test
   # below builds and runs the real binary.
   go test -race -count=1 -timeout 20m $(go list ./... | grep -v '/cmd/desktop$')
+  # Memory measurements mean nothing under the race detector, so those
+  # tests skip themselves there and run here without it.
+  go test -count=1 -run 'Memory' ./sync/
   # The real desktop binary in a virtual display (needs Xvfb and the GL
   # driver's Mesa DRI modules; scripts/setup-debian.sh installs them).
   if command -v xvfb-run >/dev/null; then
