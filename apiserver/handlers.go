@@ -105,6 +105,15 @@ func (s *Server) updateProposal(c *call) error {
 
 // requiredText reads a text field that must be present (it may be empty,
 // which clears the value).
+// textBody reads the one required text field of ops 5, 6, 11 and 12.
+func textBody(c *call, name string) (string, error) {
+	f, err := c.decodeBody([]field{{name, fString}})
+	if err != nil {
+		return "", err
+	}
+	return requiredText(f, name)
+}
+
 func requiredText(f fields, name string) (string, error) {
 	v, ok := f.str(name)
 	if !ok {
@@ -119,11 +128,7 @@ func (s *Server) setDescription(c *call) error {
 	if err != nil {
 		return err
 	}
-	f, err := c.decodeBody([]field{{"Description", fString}})
-	if err != nil {
-		return err
-	}
-	text, err := requiredText(f, "Description")
+	text, err := textBody(c, "Description")
 	if err != nil {
 		return err
 	}
@@ -136,11 +141,7 @@ func (s *Server) setInternalNotes(c *call) error {
 	if err != nil {
 		return err
 	}
-	f, err := c.decodeBody([]field{{"InternalNotes", fString}})
-	if err != nil {
-		return err
-	}
-	text, err := requiredText(f, "InternalNotes")
+	text, err := textBody(c, "InternalNotes")
 	if err != nil {
 		return err
 	}
@@ -237,11 +238,7 @@ func (s *Server) setOptionClientDescription(c *call) error {
 	if err != nil {
 		return err
 	}
-	f, err := c.decodeBody([]field{{"ClientDescription", fString}})
-	if err != nil {
-		return err
-	}
-	text, err := requiredText(f, "ClientDescription")
+	text, err := textBody(c, "ClientDescription")
 	if err != nil {
 		return err
 	}
@@ -258,11 +255,7 @@ func (s *Server) setOptionInstallerNotes(c *call) error {
 	if err != nil {
 		return err
 	}
-	f, err := c.decodeBody([]field{{"InstallerNotes", fString}})
-	if err != nil {
-		return err
-	}
-	text, err := requiredText(f, "InstallerNotes")
+	text, err := textBody(c, "InstallerNotes")
 	if err != nil {
 		return err
 	}
