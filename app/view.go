@@ -189,9 +189,10 @@ type Dealer struct {
 	Salesperson    Salesperson `json:"salesperson"`
 }
 
-// documentView holds the fields a proposal detail and a change-order
-// detail share, in the spec's order.
-type documentView struct {
+// DocumentView holds the fields a proposal detail and a change-order
+// detail share, in the spec's order. It is exported so that readers of
+// both views (the desktop's sync, exports) handle the shared part once.
+type DocumentView struct {
 	ID                     int64               `json:"id"`
 	Number                 int64               `json:"number"`
 	Name                   string              `json:"name"`
@@ -222,7 +223,7 @@ type documentView struct {
 // IsArchived are extensions: the ETag value and the archive flag, which
 // the desktop needs to filter offline exactly as the server does.
 type ProposalDetail struct {
-	documentView
+	DocumentView
 	FinancialSummary FinancialSummary     `json:"financialSummary"`
 	ChangeOrders     []ChangeOrderSummary `json:"changeOrders"`
 	IsArchived       bool                 `json:"isArchived"`
@@ -231,7 +232,7 @@ type ProposalDetail struct {
 
 // ChangeOrderDetail is a change order as the API returns it.
 type ChangeOrderDetail struct {
-	documentView
+	DocumentView
 	FinancialSummary ChangeOrderFinancialSummary `json:"financialSummary"`
 }
 
@@ -281,7 +282,7 @@ type ListResponse struct {
 func DetailView(p *Proposal, opts ViewOptions) ProposalDetail {
 	s := Summarize(&p.Document)
 	v := ProposalDetail{
-		documentView: documentViewOf(&p.Document, &s, opts),
+		DocumentView: documentViewOf(&p.Document, &s, opts),
 		FinancialSummary: FinancialSummary{
 			PartsSubtotal:           s.PartsSubtotal,
 			PartsDiscountType:       discountType(p.Pricing),
@@ -311,7 +312,7 @@ func DetailView(p *Proposal, opts ViewOptions) ProposalDetail {
 func ChangeOrderDetailView(co *ChangeOrder, opts ViewOptions) ChangeOrderDetail {
 	s := Summarize(&co.Document)
 	return ChangeOrderDetail{
-		documentView: documentViewOf(&co.Document, &s, opts),
+		DocumentView: documentViewOf(&co.Document, &s, opts),
 		FinancialSummary: ChangeOrderFinancialSummary{
 			PartsSubtotal:           s.PartsSubtotal,
 			PartsDiscountType:       discountType(co.Pricing),
@@ -432,9 +433,9 @@ func salesTaxView(t *TaxSettings, s *Summary) SalesTax {
 	}
 }
 
-func documentViewOf(d *Document, s *Summary, opts ViewOptions) documentView {
+func documentViewOf(d *Document, s *Summary, opts ViewOptions) DocumentView {
 	cur := currencyOf(d)
-	v := documentView{
+	v := DocumentView{
 		ID: d.ID, Number: d.Number, Name: d.Name, Status: statusOrUndefined(d.Status),
 		CreatedDate: d.CreatedDate, ClientLastDecisionDate: d.ClientLastDecisionDate,
 		LastCompletedDate: d.LastCompletedDate, LastModifiedDate: d.LastModifiedDate,

@@ -20,20 +20,9 @@ import (
 // their details through WithChangeOrders for the full documents.
 func ProposalFromDetail(d app.ProposalDetail) *app.Proposal {
 	p := &app.Proposal{Archived: d.IsArchived, Version: d.Version}
-	p.Document = documentFromView(d.ID, d.Number, d.Name, d.Status, viewDoc{
-		created: d.CreatedDate, decision: d.ClientLastDecisionDate, completed: d.LastCompletedDate,
-		modified: d.LastModifiedDate, modifiedByUser: d.LastModifiedByUserDate,
-		submitted: d.LastSubmittedDate, opened: d.ClientLastOpenedDate,
-	})
-	fillDocument(&p.Document, docFields{
-		customer: d.Customer, dealer: d.Dealer, cover: d.CoverpageImageURL, about: d.AboutUs,
-		description: d.ProjectDescription, notes: d.InternalNotes, terms: d.ProjectTerms,
-		areas: d.Areas, schedule: d.PaymentSchedule, requests: d.PaymentRequests,
-		modifiedUser: d.LastModifiedUser,
-		discountType: d.FinancialSummary.PartsDiscountType, discountPct: d.FinancialSummary.PartsDiscountPercentage,
-		discount: d.FinancialSummary.PartsDiscount, tax: d.FinancialSummary.SalesTax,
-		currency: d.FinancialSummary.Currency,
-	})
+	fs := d.FinancialSummary
+	p.Document = documentOf(&d.DocumentView, pricingView{fs.PartsDiscountType, fs.PartsDiscountPercentage,
+		fs.PartsDiscount, fs.SalesTax, fs.Currency})
 	p.ChangeOrders = make([]app.ChangeOrder, len(d.ChangeOrders))
 	for i, s := range d.ChangeOrders {
 		co := app.ChangeOrder{}
@@ -53,20 +42,9 @@ func ProposalFromDetail(d app.ProposalDetail) *app.Proposal {
 // ChangeOrderFromDetail rebuilds a change order from its detail view.
 func ChangeOrderFromDetail(d app.ChangeOrderDetail) app.ChangeOrder {
 	co := app.ChangeOrder{}
-	co.Document = documentFromView(d.ID, d.Number, d.Name, d.Status, viewDoc{
-		created: d.CreatedDate, decision: d.ClientLastDecisionDate, completed: d.LastCompletedDate,
-		modified: d.LastModifiedDate, modifiedByUser: d.LastModifiedByUserDate,
-		submitted: d.LastSubmittedDate, opened: d.ClientLastOpenedDate,
-	})
-	fillDocument(&co.Document, docFields{
-		customer: d.Customer, dealer: d.Dealer, cover: d.CoverpageImageURL, about: d.AboutUs,
-		description: d.ProjectDescription, notes: d.InternalNotes, terms: d.ProjectTerms,
-		areas: d.Areas, schedule: d.PaymentSchedule, requests: d.PaymentRequests,
-		modifiedUser: d.LastModifiedUser,
-		discountType: d.FinancialSummary.PartsDiscountType, discountPct: d.FinancialSummary.PartsDiscountPercentage,
-		discount: d.FinancialSummary.PartsDiscount, tax: d.FinancialSummary.SalesTax,
-		currency: d.FinancialSummary.Currency,
-	})
+	fs := d.FinancialSummary
+	co.Document = documentOf(&d.DocumentView, pricingView{fs.PartsDiscountType, fs.PartsDiscountPercentage,
+		fs.PartsDiscount, fs.SalesTax, fs.Currency})
 	return co
 }
 
@@ -82,48 +60,43 @@ func WithChangeOrders(p *app.Proposal, full []app.ChangeOrder) {
 	}
 }
 
-type viewDoc struct {
-	created, decision, completed, modified, modifiedByUser, submitted, opened app.Time
+// pricingView is what both financial-summary shapes say about pricing,
+// tax and currency.
+type pricingView struct {
+	discountType app.DiscountType
+	discountPct  app.Rate
+	discount     app.Money
+	tax          app.SalesTax
+	currency     app.Currency
 }
 
-func documentFromView(id, number int64, name string, status app.Status, t viewDoc) app.Document {
-	return app.Document{
-		ID: id, Number: number, Name: name, Status: status,
-		CreatedDate: t.created, ClientLastDecisionDate: t.decision, LastCompletedDate: t.completed,
-		LastModifiedDate: t.modified, LastModifiedByUserDate: t.modifiedByUser,
-		LastSubmittedDate: t.submitted, ClientLastOpenedDate: t.opened,
+// documentOf rebuilds the stored document from the part of a detail view
+// that proposals and change orders share.
+func documentOf(v *app.DocumentView, f pricingView) app.Document {
+	d := app.Document{
+		ID: v.ID, Number: v.Number, Name: v.Name, Status: v.Status,
+		CreatedDate: v.CreatedDate, ClientLastDecisionDate: v.ClientLastDecisionDate,
+		LastCompletedDate: v.LastCompletedDate, LastModifiedDate: v.LastModifiedDate,
+		LastModifiedByUserDate: v.LastModifiedByUserDate, LastSubmittedDate: v.LastSubmittedDate,
+		ClientLastOpenedDate: v.ClientLastOpenedDate,
 	}
+	fillDocument(&d, v, f)
+	return d
 }
 
-type docFields struct {
-	customer                  *app.Customer
-	dealer                    app.Dealer
-	cover, about, description string
-	notes, terms              string
-	areas                     []app.AreaView
-	schedule                  app.PaymentScheduleView
-	requests                  []app.PaymentRequest
-	modifiedUser              app.PersonName
-	discountType              app.DiscountType
-	discountPct               app.Rate
-	discount                  app.Money
-	tax                       app.SalesTax
-	currency                  app.Currency
-}
-
-func fillDocument(d *app.Document, f docFields) {
-	if f.customer != nil {
-		c := *f.customer
-		c.Location = copyLoc(f.customer.Location)
+func fillDocument(d *app.Document, v *app.DocumentView, f pricingView) {
+	if v.Customer != nil {
+		c := *v.Customer
+		c.Location = copyLoc(v.Customer.Location)
 		d.Customer = &c
 	}
-	d.SalesPerson = f.dealer.Salesperson
-	d.Dealer = app.DealerProfile{CompanyName: f.dealer.CompanyName, WebSiteURL: f.dealer.WebSiteURL,
-		CompanyPhone: f.dealer.CompanyPhone, CompanyLogoURL: f.dealer.CompanyLogoURL, Location: f.dealer.Location}
+	d.SalesPerson = v.Dealer.Salesperson
+	d.Dealer = app.DealerProfile{CompanyName: v.Dealer.CompanyName, WebSiteURL: v.Dealer.WebSiteURL,
+		CompanyPhone: v.Dealer.CompanyPhone, CompanyLogoURL: v.Dealer.CompanyLogoURL, Location: v.Dealer.Location}
 	d.Currency = f.currency
-	d.CoverpageImageURL, d.AboutUs, d.ProjectDescription = f.cover, f.about, f.description
-	d.InternalNotes, d.ProjectTerms, d.LastModifiedUser = f.notes, f.terms, f.modifiedUser
-	d.PaymentRequests = append([]app.PaymentRequest{}, f.requests...)
+	d.CoverpageImageURL, d.AboutUs, d.ProjectDescription = v.CoverpageImageURL, v.AboutUs, v.ProjectDescription
+	d.InternalNotes, d.ProjectTerms, d.LastModifiedUser = v.InternalNotes, v.ProjectTerms, v.LastModifiedUser
+	d.PaymentRequests = append([]app.PaymentRequest{}, v.PaymentRequests...)
 
 	d.Pricing = app.Pricing{DiscountType: f.discountType}
 	if f.discountType == app.DiscountAmount {
@@ -149,8 +122,8 @@ func fillDocument(d *app.Document, f docFields) {
 		IsTaxServiceAvailable: c.IsTaxServiceAvailable,
 	}
 
-	d.PaymentSchedule = app.PaymentSchedule{CustomerDescription: f.schedule.CustomerDescription}
-	for _, pv := range f.schedule.Payments {
+	d.PaymentSchedule = app.PaymentSchedule{CustomerDescription: v.PaymentSchedule.CustomerDescription}
+	for _, pv := range v.PaymentSchedule.Payments {
 		t := app.PaymentTerm{DueDate: pv.Due.Date, Milestone: pv.Due.Milestone}
 		switch {
 		case pv.Calculation == app.PaymentFixed:
@@ -167,8 +140,8 @@ func fillDocument(d *app.Document, f docFields) {
 		d.PaymentSchedule.Payments = append(d.PaymentSchedule.Payments, t)
 	}
 
-	d.Areas = make([]app.Area, len(f.areas))
-	for i, av := range f.areas {
+	d.Areas = make([]app.Area, len(v.Areas))
+	for i, av := range v.Areas {
 		a := app.Area{ID: av.ID, Name: av.Name, Options: make([]app.Option, len(av.Options))}
 		for j, ov := range av.Options {
 			o := app.Option{ID: ov.ID, Status: ov.Status, LastModifiedDate: ov.LastModifiedDate,
