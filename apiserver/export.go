@@ -286,14 +286,13 @@ func (s *Server) changeOrderDocument(c *call) error {
 		if err != nil {
 			return err
 		}
-		for i := range p.ChangeOrders {
-			if co := &p.ChangeOrders[i]; co.ID == coID {
-				d := app.ChangeOrderDetailView(co, c.viewOptions())
-				doc, modified = report.FromChangeOrder(&d, p.Number), co.LastModifiedDate.Time
-				return nil
-			}
+		co, err := p.ChangeOrder(coID)
+		if err != nil {
+			return err
 		}
-		return app.Errorf(app.KindNotFound, "change order %d not found in proposal %d", coID, id)
+		d := app.ChangeOrderDetailView(co, c.viewOptions())
+		doc, modified = report.FromChangeOrder(&d, p.Number), co.LastModifiedDate.Time
+		return nil
 	})
 	if err != nil {
 		return err

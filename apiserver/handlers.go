@@ -163,15 +163,13 @@ func (s *Server) getChangeOrder(c *call) error {
 		if err != nil {
 			return result{}, err
 		}
-		for i := range p.ChangeOrders {
-			co := &p.ChangeOrders[i]
-			if co.ID == coID {
-				res, err := jsonResult(app.ChangeOrderDetailView(co, c.viewOptions()))
-				res.etag, res.lastModified = etagOf(p.Version), co.LastModifiedDate.Time
-				return res, err
-			}
+		co, err := p.ChangeOrder(coID)
+		if err != nil {
+			return result{}, err
 		}
-		return result{}, app.Errorf(app.KindNotFound, "change order %d not found in proposal %d", coID, id)
+		res, err := jsonResult(app.ChangeOrderDetailView(co, c.viewOptions()))
+		res.etag, res.lastModified = etagOf(p.Version), co.LastModifiedDate.Time
+		return res, err
 	})
 }
 

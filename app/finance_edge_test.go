@@ -156,3 +156,17 @@ func TestCheckItem(t *testing.T) {
 		})
 	}
 }
+
+func TestProposalChangeOrderLookup(t *testing.T) {
+	p := richProposal()
+	if len(p.ChangeOrders) == 0 {
+		t.Fatal("fixture has no change orders")
+	}
+	want := p.ChangeOrders[len(p.ChangeOrders)-1].ID
+	if co, err := p.ChangeOrder(want); err != nil || co.ID != want || co != &p.ChangeOrders[len(p.ChangeOrders)-1] {
+		t.Errorf("ChangeOrder(%d) = %v, %v", want, co, err)
+	}
+	if _, err := p.ChangeOrder(want + 1000); KindOf(err) != KindNotFound {
+		t.Errorf("missing change order: kind %q, want NotFound", KindOf(err))
+	}
+}

@@ -334,6 +334,17 @@ func (d Document) clone() Document {
 	return c
 }
 
+// ChangeOrder returns the proposal's change order with the given ID, or a
+// NotFound error.
+func (p *Proposal) ChangeOrder(id int64) (*ChangeOrder, error) {
+	for i := range p.ChangeOrders {
+		if p.ChangeOrders[i].ID == id {
+			return &p.ChangeOrders[i], nil
+		}
+	}
+	return nil, Errorf(KindNotFound, "change order %d not found in proposal %d", id, p.ID)
+}
+
 // Area returns the area with the given ID.
 func (d *Document) Area(id int64) (*Area, bool) {
 	for i := range d.Areas {

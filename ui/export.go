@@ -159,28 +159,19 @@ const (
 // pdfFileName is the server's file name of a document: proposal-1001-client.pdf,
 // proposal-1001-change-order-2-installer.pdf.
 func pdfFileName(p *app.Proposal, coID int64, kind pdfKind) string {
-	if co := changeOrderOf(p, coID); co != nil {
+	if co, err := p.ChangeOrder(coID); coID != 0 && err == nil {
 		return fmt.Sprintf("proposal-%d-change-order-%d-%s.pdf", p.Number, co.Number, kind)
 	}
 	return fmt.Sprintf("proposal-%d-%s.pdf", p.Number, kind)
-}
-
-func changeOrderOf(p *app.Proposal, coID int64) *app.ChangeOrder {
-	for i := range p.ChangeOrders {
-		if p.ChangeOrders[i].ID == coID {
-			return &p.ChangeOrders[i]
-		}
-	}
-	return nil
 }
 
 // documentOf is the document of a local proposal, or of its change order
 // coID (when not 0), as the role sees it.
 func documentOf(p *app.Proposal, coID int64, role app.Role) (report.Document, error) {
 	if coID != 0 {
-		co := changeOrderOf(p, coID)
-		if co == nil {
-			return report.Document{}, app.Errorf(app.KindNotFound, "change order %d not found in proposal %d", coID, p.ID)
+		co, err := p.ChangeOrder(coID)
+		if err != nil {
+			return report.Document{}, err
 		}
 		d := app.ChangeOrderDetailView(co, role.ViewOptions())
 		return report.FromChangeOrder(&d, p.Number), nil
