@@ -63,6 +63,10 @@ type Route struct {
 	// Extension marks routes beyond the spec's 15 operations and
 	// Portal's people endpoints (x-extension in the OpenAPI document).
 	Extension bool
+	// Edit is the kind of edit the route receives ("" for the routes
+	// that are not edits of a proposal); its app.Mutation describes the
+	// route's parameters.
+	Edit app.MutationKind
 }
 
 // Server is the API's http.Handler.
@@ -133,26 +137,18 @@ type routeDef struct {
 	h handlerFunc
 }
 
-// table is the router: every route with its operation and handler.
+// table is the router: every route with its operation and handler. The
+// edits of a proposal come from their descriptions in app (editRoutes);
+// the routes here are the reads and the writes that are not edits.
 func (s *Server) table() []routeDef {
 	r := func(method, pattern string, op app.Operation, ext bool, h handlerFunc) routeDef {
 		return routeDef{Route{Method: method, Pattern: pattern, Operation: op, Extension: ext}, h}
 	}
-	return []routeDef{
+	return append(s.editRoutes(),
 		r("GET", "/public/proposals", app.OpListProposals, false, s.listProposals),
-		r("POST", "/public/proposals", app.OpCreateProposal, false, s.createProposal),
 		r("GET", "/public/proposals/{ProposalId}", app.OpGetProposal, false, s.getProposal),
-		r("POST", "/public/proposals/{ProposalId}", app.OpUpdateProposal, false, s.updateProposal),
-		r("POST", "/public/proposals/{ProposalId}/description", app.OpSetDescription, false, s.setDescription),
-		r("POST", "/public/proposals/{ProposalId}/internalnotes", app.OpSetInternalNotes, false, s.setInternalNotes),
 		r("GET", "/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}", app.OpGetChangeOrder, false, s.getChangeOrder),
 		r("GET", "/public/proposals/{ProposalId}/changeorders", app.OpListChangeOrders, false, s.listChangeOrders),
-		r("POST", "/public/proposals/{ProposalId}/area", app.OpCreateArea, false, s.createArea),
-		r("POST", "/public/proposals/{ProposalId}/area/{AreaId}/option", app.OpCreateOption, false, s.createOption),
-		r("POST", "/public/proposals/{ProposalId}/area-options/{AreaOptionId}/clientdescription", app.OpSetOptionClientDesc, false, s.setOptionClientDescription),
-		r("POST", "/public/proposals/{ProposalId}/area-options/{AreaOptionId}/installernotes", app.OpSetOptionInstaller, false, s.setOptionInstallerNotes),
-		r("POST", "/public/proposals/{ProposalId}/contact/{ContactId}", app.OpAssignContact, false, s.assignContact),
-		r("POST", "/public/proposals/{ProposalId}/location/{LocationId}", app.OpAssignLocation, false, s.assignLocation),
 		r("GET", "/authenticate/apikeyexchange", app.OpKeyExchange, false, s.keyExchange),
 		// Portal's people endpoints.
 		r("GET", "/public/people", app.OpListPeople, false, s.listPeople),
@@ -163,9 +159,8 @@ func (s *Server) table() []routeDef {
 		// Extensions.
 		r("GET", "/public/users", app.OpListUsers, true, s.listUsers),
 		r("GET", "/public/changes", app.OpChanges, true, s.changes),
-		r("POST", "/public/proposals/{ProposalId}/status", app.OpChangeStatus, true, s.changeStatus),
 		r("GET", "/public/export/proposals", app.OpExport, true, s.exportProposals),
 		r("GET", "/public/proposals/{ProposalId}/document", app.OpExport, true, s.proposalDocument),
 		r("GET", "/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}/document", app.OpExport, true, s.changeOrderDocument),
-	}
+	)
 }

@@ -10,6 +10,10 @@ import (
 // mutation decoded from a request; the desktop applies the same value to
 // its local view and queues it for the server. Both call Apply, so both
 // reach the same verdict.
+//
+// A mutation also describes itself to every layer (see edit.go), so a
+// new kind of edit is one file in this package: the compiler asks for
+// each of these methods, and a test walks every registered kind.
 type Mutation interface {
 	// Kind names the mutation in its JSON envelope.
 	Kind() MutationKind
@@ -19,6 +23,19 @@ type Mutation interface {
 	ProposalID() int64
 	// Validate checks the mutation's own fields, before any state is read.
 	Validate() error
+	// Route is where the API receives the edit.
+	Route() Route
+	// Params binds the request's path IDs and body fields to this
+	// value's fields: the server decodes through them, the client
+	// encodes from them, and ID remapping rewrites them.
+	Params() []Param
+	// Creates are the IDs of what the edit brings into being.
+	Creates() []NewID
+	// Writes are the conflict-checked fields the edit changes.
+	Writes() []Field
+	// Describe says what the edit does, in words for people.
+	Describe() string
+
 	apply(p *Proposal, env *Env) error
 }
 
@@ -86,35 +103,8 @@ func Apply(p *Proposal, m Mutation, env Env) (*Proposal, error) {
 }
 
 // MutationKind is the stable name of a mutation type in its encoding.
+// Each kind's file declares its constant and registers its constructor.
 type MutationKind string
-
-const (
-	KindCreateProposal      MutationKind = "createProposal"
-	KindUpdateProposal      MutationKind = "updateProposal"
-	KindSetDescription      MutationKind = "setDescription"
-	KindSetInternalNotes    MutationKind = "setInternalNotes"
-	KindCreateArea          MutationKind = "createArea"
-	KindCreateOption        MutationKind = "createOption"
-	KindSetOptionClientDesc MutationKind = "setOptionClientDescription"
-	KindSetOptionInstaller  MutationKind = "setOptionInstallerNotes"
-	KindAssignContact       MutationKind = "assignContact"
-	KindAssignLocation      MutationKind = "assignLocation"
-	KindChangeStatus        MutationKind = "changeStatus"
-)
-
-var mutationTypes = map[MutationKind]func() Mutation{
-	KindCreateProposal:      func() Mutation { return &CreateProposal{} },
-	KindUpdateProposal:      func() Mutation { return &UpdateProposal{} },
-	KindSetDescription:      func() Mutation { return &SetDescription{} },
-	KindSetInternalNotes:    func() Mutation { return &SetInternalNotes{} },
-	KindCreateArea:          func() Mutation { return &CreateArea{} },
-	KindCreateOption:        func() Mutation { return &CreateOption{} },
-	KindSetOptionClientDesc: func() Mutation { return &SetOptionClientDescription{} },
-	KindSetOptionInstaller:  func() Mutation { return &SetOptionInstallerNotes{} },
-	KindAssignContact:       func() Mutation { return &AssignContact{} },
-	KindAssignLocation:      func() Mutation { return &AssignLocation{} },
-	KindChangeStatus:        func() Mutation { return &ChangeStatus{} },
-}
 
 type mutationEnvelope struct {
 	Kind     MutationKind    `json:"kind"`
@@ -136,11 +126,10 @@ func DecodeMutation(data []byte) (Mutation, error) {
 	if err := json.Unmarshal(data, &env); err != nil {
 		return nil, fmt.Errorf("decode mutation: %w", err)
 	}
-	newM, ok := mutationTypes[env.Kind]
+	m, ok := NewMutation(env.Kind)
 	if !ok {
 		return nil, fmt.Errorf("decode mutation: unknown kind %q", env.Kind)
 	}
-	m := newM()
 	if err := json.Unmarshal(env.Mutation, m); err != nil {
 		return nil, fmt.Errorf("decode %s: %w", env.Kind, err)
 	}

@@ -1,68 +1,16 @@
 package localstore
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
-	"strconv"
 
 	"proposaldesk/app"
 )
 
-// The fields a user edits and the server can change behind them. A
-// conflict is a field whose value changed between the server copy the
+// A conflict is a field whose value changed between the server copy the
 // edits were made on (base) and the one just pulled (theirs), that the
-// local view (mine) also changed to something else.
-
-// Field names used in Conflict.Field.
-const (
-	FieldName               = "name"
-	FieldSalesPerson        = "salesPerson"
-	FieldProjectDescription = "projectDescription"
-	FieldInternalNotes      = "internalNotes"
-	FieldStatus             = "status"
-	FieldCustomer           = "customer"
-	FieldCustomerLocation   = "customer.location"
-)
-
-// OptionField names an option's field: "options/<id>/<name>".
-func OptionField(optionID int64, name string) string {
-	return "options/" + strconv.FormatInt(optionID, 10) + "/" + name
-}
-
-// fieldValues reads every conflict-checked field of p as a string.
-func fieldValues(p *app.Proposal) map[string]string {
-	v := map[string]string{
-		FieldName:               p.Name,
-		FieldSalesPerson:        strconv.FormatInt(p.SalesPerson.ID, 10),
-		FieldProjectDescription: p.ProjectDescription,
-		FieldInternalNotes:      p.InternalNotes,
-		FieldStatus:             string(p.Status),
-		FieldCustomer:           "",
-		FieldCustomerLocation:   "",
-	}
-	if c := p.Customer; c != nil {
-		v[FieldCustomer] = jsonString(map[string]any{"id": c.ID, "name": c.DisplayName()})
-		if c.Location != nil {
-			v[FieldCustomerLocation] = jsonString(c.Location)
-		}
-	}
-	for _, a := range p.Areas {
-		for _, o := range a.Options {
-			v[OptionField(o.ID, "clientDescription")] = o.ClientDescription
-			v[OptionField(o.ID, "installerDescription")] = o.InstallerDescription
-		}
-	}
-	return v
-}
-
-func jsonString(x any) string {
-	b, err := json.Marshal(x)
-	if err != nil {
-		return fmt.Sprint(x)
-	}
-	return string(b)
-}
+// local view (mine) also changed to something else. Which fields there
+// are, and which an edit writes, app says (app.FieldValues,
+// Mutation.Writes).
 
 // FieldConflicts is the three-way comparison: the fields where theirs
 // differs from base and mine differs from both. Fields missing on a side
@@ -71,7 +19,7 @@ func FieldConflicts(base, mine, theirs *app.Proposal) []Conflict {
 	if base == nil || mine == nil || theirs == nil {
 		return nil
 	}
-	b, m, t := fieldValues(base), fieldValues(mine), fieldValues(theirs)
+	b, m, t := app.FieldValues(base), app.FieldValues(mine), app.FieldValues(theirs)
 	var out []Conflict
 	for f, bv := range b {
 		mv, ok1 := m[f]
@@ -95,36 +43,6 @@ func FieldConflicts(base, mine, theirs *app.Proposal) []Conflict {
 	return out
 }
 
-// mutationFields are the conflict-checked fields a mutation writes.
-func mutationFields(m app.Mutation) []string {
-	switch m := m.(type) {
-	case *app.UpdateProposal:
-		var f []string
-		if m.Name != nil {
-			f = append(f, FieldName)
-		}
-		if m.SalesPersonID != nil {
-			f = append(f, FieldSalesPerson)
-		}
-		return f
-	case *app.SetDescription:
-		return []string{FieldProjectDescription}
-	case *app.SetInternalNotes:
-		return []string{FieldInternalNotes}
-	case *app.ChangeStatus:
-		return []string{FieldStatus}
-	case *app.AssignContact:
-		return []string{FieldCustomer, FieldCustomerLocation}
-	case *app.AssignLocation:
-		return []string{FieldCustomerLocation}
-	case *app.SetOptionClientDescription:
-		return []string{OptionField(m.OptionID, "clientDescription")}
-	case *app.SetOptionInstallerNotes:
-		return []string{OptionField(m.OptionID, "installerDescription")}
-	}
-	return nil
-}
-
 // Fields are the conflict-checked fields the entry writes (the fields of
 // Record.Conflicts a keep-mine or keep-theirs of this entry settles).
 func (e *Entry) Fields() []string {
@@ -135,7 +53,7 @@ func (e *Entry) Fields() []string {
 	if err != nil {
 		return nil
 	}
-	return mutationFields(m)
+	return m.Writes()
 }
 
 // touches reports whether the entry writes the field.
@@ -147,5 +65,5 @@ func touches(e *Entry, field string) bool {
 	if err != nil {
 		return false
 	}
-	return slices.Contains(mutationFields(m), field)
+	return slices.Contains(m.Writes(), field)
 }

@@ -30,13 +30,11 @@ func (s *Store) Edit(ctx context.Context, proposalID int64, m app.Mutation, env 
 	}
 	var out *app.Proposal
 	err = s.update(ctx, func(t *txn) error {
-		if err := t.fillTempIDs(m); err != nil {
+		if err := app.FillNewIDs(m, t.nextTempID); err != nil {
 			return err
 		}
-		rec := &Record{}
-		if c, ok := m.(*app.CreateProposal); ok {
-			rec.ID = c.ID
-		} else {
+		rec := &Record{} // a create's, until Apply gives it its ID
+		if proposalID != 0 {
 			r, ok, err := t.record(proposalID)
 			if err != nil {
 				return err
@@ -54,7 +52,7 @@ func (s *Store) Edit(ctx context.Context, proposalID int64, m app.Mutation, env 
 		if err != nil {
 			return err
 		}
-		rec.Local = next
+		rec.ID, rec.Local = next.ID, next
 		raw, err := app.EncodeMutation(m)
 		if err != nil {
 			return err
@@ -81,30 +79,6 @@ func (s *Store) badges(id int64) Badges {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.items[id].Badges
-}
-
-// fillTempIDs gives a create's new things temporary IDs.
-func (t *txn) fillTempIDs(m app.Mutation) error {
-	fill := func(p *int64) error {
-		if *p != 0 {
-			return nil
-		}
-		id, err := t.nextTempID()
-		*p = id
-		return err
-	}
-	switch m := m.(type) {
-	case *app.CreateProposal:
-		return fill(&m.ID)
-	case *app.CreateArea:
-		if err := fill(&m.AreaID); err != nil {
-			return err
-		}
-		return fill(&m.OptionID)
-	case *app.CreateOption:
-		return fill(&m.OptionID)
-	}
-	return nil
 }
 
 // CreateContact creates a contact offline: it validates nc with app's

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	"proposaldesk/app"
@@ -282,14 +281,8 @@ func createdIDs(e *Entry) ([]int64, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch m := m.(type) {
-		case *app.CreateProposal:
-			add(m.ID)
-		case *app.CreateArea:
-			add(m.AreaID)
-			add(m.OptionID)
-		case *app.CreateOption:
-			add(m.OptionID)
+		for _, id := range app.CreatedIDs(m) {
+			add(id)
 		}
 	}
 	return ids, nil
@@ -312,71 +305,13 @@ func referencedIDs(e *Entry) ([]int64, error) {
 	case EntryLocation:
 		add(e.ContactID)
 	case EntryProposal:
-		fields, err := mutationIDs(e.Mutation)
+		m, err := e.Decode()
 		if err != nil {
 			return nil, err
 		}
-		for _, id := range fields {
+		for _, id := range app.RefIDs(m) {
 			add(id)
 		}
 	}
 	return ids, nil
-}
-
-// isIDField says whether a mutation's JSON field holds an ID: "id" or a
-// name ending in "Id". Mutations are flat, so the top level is enough.
-func isIDField(name string) bool {
-	return name == "id" || strings.HasSuffix(name, "Id")
-}
-
-// mutationIDs lists the ID fields of an encoded mutation.
-func mutationIDs(raw []byte) (map[string]int64, error) {
-	var env struct {
-		Mutation map[string]json.RawMessage `json:"mutation"`
-	}
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return nil, fmt.Errorf("decode mutation: %w", err)
-	}
-	out := map[string]int64{}
-	for k, v := range env.Mutation {
-		if !isIDField(k) {
-			continue
-		}
-		var id int64
-		if err := json.Unmarshal(v, &id); err == nil {
-			out[k] = id
-		}
-	}
-	return out, nil
-}
-
-// rewriteMutationIDs replaces every ID field equal to from with to,
-// leaving the rest of the encoding as it was.
-func rewriteMutationIDs(raw []byte, from, to int64) ([]byte, bool, error) {
-	var env struct {
-		Kind     json.RawMessage            `json:"kind"`
-		Mutation map[string]json.RawMessage `json:"mutation"`
-	}
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return nil, false, fmt.Errorf("decode mutation: %w", err)
-	}
-	changed := false
-	for k, v := range env.Mutation {
-		var id int64
-		if isIDField(k) && json.Unmarshal(v, &id) == nil && id == from {
-			env.Mutation[k] = json.RawMessage(fmt.Sprint(to))
-			changed = true
-		}
-	}
-	if !changed {
-		return raw, false, nil
-	}
-	out, err := json.Marshal(env)
-	if err != nil {
-		return nil, false, err
-	}
-	if _, err := app.DecodeMutation(out); err != nil {
-		return nil, false, fmt.Errorf("bug: remapped mutation no longer decodes: %w", err)
-	}
-	return out, true, nil
 }

@@ -51,7 +51,7 @@ func (t *txn) remap(from, to int64) (map[int64]bool, error) {
 	for _, e := range entries {
 		changed := false
 		if e.Kind == EntryProposal {
-			raw, ch, err := rewriteMutationIDs(e.Mutation, from, to)
+			raw, ch, err := remapMutation(e.Mutation, from, to)
 			if err != nil {
 				return nil, fmt.Errorf("outbox entry %d: %w", e.Seq, err)
 			}
@@ -159,51 +159,18 @@ func (t *txn) remap(from, to int64) (map[int64]bool, error) {
 	return affected, nil
 }
 
-// inferRemaps works out the real IDs of what an acknowledged create made,
-// from the server's copy before (old, nil for a new proposal) and after.
-// Temporary IDs it cannot place are left out; entries that need them
-// will then fail to replay and show as failed.
-func inferRemaps(m app.Mutation, old, now *app.Proposal) map[int64]int64 {
-	out := map[int64]int64{}
-	oldAreas, oldOptions := map[int64]bool{}, map[int64]bool{}
-	if old != nil {
-		for _, a := range old.Areas {
-			oldAreas[a.ID] = true
-			for _, o := range a.Options {
-				oldOptions[o.ID] = true
-			}
-		}
+// remapMutation rewrites every ID of an encoded mutation equal to from
+// (referred to or created) to to.
+func remapMutation(raw []byte, from, to int64) ([]byte, bool, error) {
+	m, err := app.DecodeMutation(raw)
+	if err != nil {
+		return nil, false, err
 	}
-	switch m := m.(type) {
-	case *app.CreateProposal:
-		if m.ID < 0 {
-			out[m.ID] = now.ID
-		}
-	case *app.CreateArea:
-		for _, a := range now.Areas {
-			if !oldAreas[a.ID] && app.SameAreaName(a.Name, m.Name) {
-				if m.AreaID < 0 {
-					out[m.AreaID] = a.ID
-				}
-				if m.OptionID < 0 && len(a.Options) > 0 {
-					out[m.OptionID] = a.Options[0].ID
-				}
-			}
-		}
-	case *app.CreateOption:
-		if m.OptionID >= 0 {
-			break
-		}
-		if a, ok := now.Area(m.AreaID); ok {
-			for i := len(a.Options) - 1; i >= 0; i-- {
-				if !oldOptions[a.Options[i].ID] {
-					out[m.OptionID] = a.Options[i].ID
-					break
-				}
-			}
-		}
+	if !app.RemapID(m, from, to) {
+		return raw, false, nil
 	}
-	return out
+	out, err := app.EncodeMutation(m)
+	return out, true, err
 }
 
 // entriesMentioning are the outbox entries whose stored form contains id

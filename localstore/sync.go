@@ -36,7 +36,7 @@ func (s *Store) Ack(ctx context.Context, seq uint64, serverCopy *app.Proposal) (
 		} else if ok {
 			old = rec.Server
 		}
-		remaps = inferRemaps(m, old, serverCopy)
+		remaps = app.FoundIDs(m, old, serverCopy)
 		if err := t.deleteEntry(e); err != nil {
 			return err
 		}

@@ -391,7 +391,7 @@ func TestPullConflict(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec, _ := s.Record(p.ID)
-	want := []Conflict{{Field: FieldProjectDescription, Base: "", Mine: "mine", Theirs: "theirs"}}
+	want := []Conflict{{Field: app.FieldProjectDescription, Base: "", Mine: "mine", Theirs: "theirs"}}
 	if !reflect.DeepEqual(rec.Conflicts, want) {
 		t.Errorf("conflicts %+v", rec.Conflicts)
 	}

@@ -2,16 +2,17 @@ package syncer
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 
 	"proposaldesk/app"
 )
 
-// The writes. Every proposal write is an app.Mutation; route maps one to
-// its endpoint and body, and Do sends it, so the sync engine can push an
-// outbox entry without knowing which write it is. The typed methods build
-// the mutation and call Do.
+// The writes. Every proposal write is an app.Mutation, which knows its
+// own route and body (app.Request); Do sends it, so the sync engine can
+// push an outbox entry without knowing which write it is. The typed
+// methods build the mutation and call Do.
 
 // Result is the answer to a write.
 type Result struct {
@@ -23,79 +24,14 @@ type Result struct {
 	ETag string
 }
 
-// route is the endpoint and JSON body of a mutation. Bodies use the
-// contract's field names. IDs are sent as the mutation holds them: the
-// sync engine must replace temporary IDs of offline creates with the
-// server's before it pushes a mutation that refers to them. The IDs a
-// mutation gives to what it creates (CreateArea.AreaID, …) are never
-// sent: the server allocates its own.
-func route(m app.Mutation) (path string, body any, err error) {
-	if id := m.ProposalID(); m.Kind() != app.KindCreateProposal && id <= 0 {
-		return "", nil, fmt.Errorf("%s: proposal ID %d cannot be sent", m.Kind(), id)
-	}
-	p := proposalPath(m.ProposalID())
-	switch m := m.(type) {
-	case *app.CreateProposal:
-		return "/public/proposals", struct {
-			SalesPersonID int64   `json:"SalesPersonId"`
-			Name          *string `json:"Name,omitempty"`
-		}{m.SalesPersonID, m.Name}, nil
-	case *app.UpdateProposal:
-		return p, struct {
-			Name          *string `json:"Name,omitempty"`
-			SalesPersonID *int64  `json:"SalesPersonId,omitempty"`
-		}{m.Name, m.SalesPersonID}, nil
-	case *app.SetDescription:
-		return p + "/description", struct {
-			Description string `json:"Description"`
-		}{m.Description}, nil
-	case *app.SetInternalNotes:
-		return p + "/internalnotes", struct {
-			InternalNotes string `json:"InternalNotes"`
-		}{m.InternalNotes}, nil
-	case *app.CreateArea:
-		return p + "/area", struct {
-			Name string `json:"Name"`
-		}{m.Name}, nil
-	case *app.CreateOption:
-		return p + "/area/" + app.FormatID(m.AreaID) + "/option", struct {
-			ClientDescription string `json:"ClientDescription"`
-			InternalNotes     string `json:"InternalNotes"`
-		}{m.ClientDescription, m.InternalNotes}, nil
-	case *app.SetOptionClientDescription:
-		return p + "/area-options/" + app.FormatID(m.OptionID) + "/clientdescription", struct {
-			ClientDescription string `json:"ClientDescription"`
-		}{m.ClientDescription}, nil
-	case *app.SetOptionInstallerNotes:
-		return p + "/area-options/" + app.FormatID(m.OptionID) + "/installernotes", struct {
-			InstallerNotes string `json:"InstallerNotes"`
-		}{m.InstallerNotes}, nil
-	case *app.AssignContact:
-		return p + "/contact/" + app.FormatID(m.ContactID), struct {
-			ProposalID int64 `json:"proposalId"`
-			ContactID  int64 `json:"contactId"`
-		}{m.ID, m.ContactID}, nil
-	case *app.AssignLocation:
-		return p + "/location/" + app.FormatID(m.LocationID), struct {
-			ProposalID int64 `json:"proposalId"`
-			LocationID int64 `json:"locationId"`
-		}{m.ID, m.LocationID}, nil
-	case *app.ChangeStatus:
-		return p + "/status", struct {
-			Status app.Status `json:"Status"`
-		}{m.Status}, nil
-	}
-	return "", nil, fmt.Errorf("bug: no endpoint for mutation %s (%T)", m.Kind(), m)
-}
-
 // Do sends any proposal mutation to its endpoint. A 204 answer
 // (AssignContact) gives a Result without a Proposal.
 func (c *Client) Do(ctx context.Context, m app.Mutation, opts WriteOptions) (Result, error) {
-	path, body, err := route(m)
+	method, path, body, err := app.Request(m)
 	if err != nil {
 		return Result{}, err
 	}
-	resp, err := c.send(ctx, call{method: http.MethodPost, path: path, body: body, opts: opts})
+	resp, err := c.send(ctx, call{method: method, path: path, body: json.RawMessage(body), opts: opts})
 	if err != nil {
 		return Result{}, err
 	}

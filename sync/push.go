@@ -135,23 +135,7 @@ func hasTemporaryIDs(en *localstore.Entry) bool {
 		if err != nil {
 			return false
 		}
-		if _, ok := m.(*app.CreateProposal); !ok && m.ProposalID() < 0 {
-			return true
-		}
-		switch m := m.(type) {
-		case *app.UpdateProposal:
-			return m.SalesPersonID != nil && *m.SalesPersonID < 0
-		case *app.CreateOption:
-			return m.AreaID < 0
-		case *app.SetOptionClientDescription:
-			return m.OptionID < 0
-		case *app.SetOptionInstallerNotes:
-			return m.OptionID < 0
-		case *app.AssignContact:
-			return m.ContactID < 0
-		case *app.AssignLocation:
-			return m.LocationID < 0
-		}
+		return app.HasTemporaryRefs(m)
 	}
 	return false
 }
@@ -194,7 +178,7 @@ func (e *Engine) send(ctx context.Context, en *localstore.Entry) (retry bool, er
 		return false, err
 	}
 	if en.BaseVersion > 0 {
-		if _, create := m.(*app.CreateProposal); !create {
+		if m.ProposalID() != 0 { // a create has no version to match
 			opts.IfMatch = strconv.FormatInt(en.BaseVersion, 10)
 		}
 	}

@@ -90,7 +90,7 @@ func (p *outboxPanel) conflictCard(e *localstore.Entry, r *localstore.Record) fy
 				continue
 			}
 			box.Add(container.New(&columns{weights: []float32{0.2, 0.4, 0.4}},
-				wrapLabel(fieldLabel(c.Field)), wrapLabel(shown(c.Mine)), wrapLabel(shown(c.Theirs))))
+				wrapLabel(app.FieldLabel(c.Field)), wrapLabel(shown(c.Mine)), wrapLabel(shown(c.Theirs))))
 		}
 	}
 	mine := widget.NewButton("Keep mine", func() { p.resolve(e.Seq, true) })
@@ -153,7 +153,14 @@ func (p *outboxPanel) editAndRetry(e *localstore.Entry, text string) {
 		p.d.showError("Could not retry the edit", err)
 		return
 	}
-	next := withText(m, text)
+	next, err := app.Copy(m)
+	if err != nil {
+		p.d.showError("Could not retry the edit", err)
+		return
+	}
+	if _, set, ok := app.Text(next); ok {
+		set(text)
+	}
 	eng := p.d.sess.eng
 	ctx := context.Background()
 	if err := eng.Discard(ctx, e.Seq); err != nil {
@@ -172,53 +179,8 @@ func editableText(e *localstore.Entry) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	switch m := m.(type) {
-	case *app.UpdateProposal:
-		if m.Name != nil && m.SalesPersonID == nil {
-			return *m.Name, true
-		}
-	case *app.SetDescription:
-		return m.Description, true
-	case *app.SetInternalNotes:
-		return m.InternalNotes, true
-	case *app.SetOptionClientDescription:
-		return m.ClientDescription, true
-	case *app.SetOptionInstallerNotes:
-		return m.InstallerNotes, true
-	case *app.CreateArea:
-		return m.Name, true
-	}
-	return "", false
-}
-
-func withText(m app.Mutation, text string) app.Mutation {
-	switch m := m.(type) {
-	case *app.UpdateProposal:
-		c := *m
-		c.Name = &text
-		return &c
-	case *app.SetDescription:
-		c := *m
-		c.Description = text
-		return &c
-	case *app.SetInternalNotes:
-		c := *m
-		c.InternalNotes = text
-		return &c
-	case *app.SetOptionClientDescription:
-		c := *m
-		c.ClientDescription = text
-		return &c
-	case *app.SetOptionInstallerNotes:
-		c := *m
-		c.InstallerNotes = text
-		return &c
-	case *app.CreateArea:
-		c := *m
-		c.Name = text
-		return &c
-	}
-	return m
+	text, _, ok := app.Text(m)
+	return text, ok
 }
 
 // describeEntry says what an edit was, in words.
@@ -239,61 +201,7 @@ func describeEntry(e *localstore.Entry) string {
 	if err != nil {
 		return "An edit this version cannot read"
 	}
-	switch m := m.(type) {
-	case *app.CreateProposal:
-		return "Create the proposal"
-	case *app.UpdateProposal:
-		if m.Name != nil {
-			return "Rename to " + *m.Name
-		}
-		return "Change the salesperson"
-	case *app.SetDescription:
-		return "Change the project description"
-	case *app.SetInternalNotes:
-		return "Change the installer notes"
-	case *app.CreateArea:
-		return "Add area " + m.Name
-	case *app.CreateOption:
-		return "Add an option"
-	case *app.SetOptionClientDescription:
-		return "Change an option's client description"
-	case *app.SetOptionInstallerNotes:
-		return "Change an option's installer notes"
-	case *app.AssignContact:
-		return "Change the customer"
-	case *app.AssignLocation:
-		return "Change the location"
-	case *app.ChangeStatus:
-		return "Move to " + string(m.Status)
-	}
-	return string(m.Kind())
-}
-
-// fieldLabel names a conflict field for people.
-func fieldLabel(f string) string {
-	switch f {
-	case localstore.FieldName:
-		return "Name"
-	case localstore.FieldSalesPerson:
-		return "Salesperson"
-	case localstore.FieldProjectDescription:
-		return "Project description"
-	case localstore.FieldInternalNotes:
-		return "Installer notes"
-	case localstore.FieldStatus:
-		return "Status"
-	case localstore.FieldCustomer:
-		return "Customer"
-	case localstore.FieldCustomerLocation:
-		return "Location"
-	}
-	if strings.HasSuffix(f, "/clientDescription") {
-		return "Option client description"
-	}
-	if strings.HasSuffix(f, "/installerDescription") {
-		return "Option installer notes"
-	}
-	return f
+	return m.Describe()
 }
 
 func shown(s string) string {

@@ -114,9 +114,7 @@ func Start() (*Server, error) {
 		if err := tx.PutLocation(loc); err != nil {
 			return err
 		}
-		env := app.Env{Now: now, Actor: admin, Account: tx.Account().AppAccount(), Directory: tx,
-			NewID: tx.NextID, NextNumber: tx.NextNumber}
-		draft, err := applyAll(env, nil, &app.CreateProposal{SalesPersonID: s.Users[app.RoleSales].ID, Name: ptr("Smith home theater")},
+		draft, err := applyAll(tx, admin, nil, &app.CreateProposal{SalesPersonID: s.Users[app.RoleSales].ID, Name: ptr("Smith home theater")},
 			&app.AssignContact{ContactID: contact.ID}, &app.CreateArea{Name: "Living room"})
 		if err != nil {
 			return err
@@ -131,7 +129,7 @@ func Start() (*Server, error) {
 			return err
 		}
 		s.Draft = draft.ID
-		acc, err := applyAll(env, nil, &app.CreateProposal{SalesPersonID: admin.ID, Name: ptr("Jones office")},
+		acc, err := applyAll(tx, admin, nil, &app.CreateProposal{SalesPersonID: admin.ID, Name: ptr("Jones office")},
 			&app.CreateArea{Name: "Den"}, &app.ChangeStatus{Status: app.StatusSubmitted}, &app.ChangeStatus{Status: app.StatusAccepted})
 		if err != nil {
 			return err
@@ -170,12 +168,8 @@ func (s *Server) Update(id int64, ms ...app.Mutation) (*app.Proposal, error) {
 		if err != nil {
 			return err
 		}
-		env := app.Env{Now: time.Now(), Actor: s.Users[app.RoleAdmin].User, Account: tx.Account().AppAccount(),
-			Directory: tx, NewID: tx.NextID, NextNumber: tx.NextNumber}
-		if out, err = applyAll(env, p, ms...); err != nil {
-			return err
-		}
-		return tx.PutProposal(out)
+		out, err = applyAll(tx, s.Users[app.RoleAdmin].User, p, ms...)
+		return err
 	})
 	return out, err
 }
@@ -184,14 +178,12 @@ func (s *Server) Update(id int64, ms ...app.Mutation) (*app.Proposal, error) {
 func (s *Server) Create(m *app.CreateProposal) (int64, error) {
 	var id int64
 	err := s.Store.Update(context.Background(), s.AccountID, func(tx store.Tx) error {
-		env := app.Env{Now: time.Now(), Actor: s.Users[app.RoleAdmin].User, Account: tx.Account().AppAccount(),
-			Directory: tx, NewID: tx.NextID, NextNumber: tx.NextNumber}
-		p, err := app.Apply(nil, m, env)
+		p, err := apiserver.ApplyEdit(tx, s.Users[app.RoleAdmin].User, time.Now(), m, nil)
 		if err != nil {
 			return err
 		}
 		id = p.ID
-		return tx.PutProposal(p)
+		return nil
 	})
 	return id, err
 }
@@ -206,45 +198,21 @@ func (s *Server) Proposal(id int64) (*app.Proposal, error) {
 	return out, err
 }
 
-// applyAll applies mutations in order, filling in the proposal ID of
-// each after a create.
-func applyAll(env app.Env, p *app.Proposal, ms ...app.Mutation) (*app.Proposal, error) {
+// applyAll applies mutations in order through the server's own write
+// path (apiserver.ApplyEdit), pointing each at the proposal after a
+// create.
+func applyAll(tx store.Tx, actor app.User, p *app.Proposal, ms ...app.Mutation) (*app.Proposal, error) {
 	for _, m := range ms {
 		if p != nil {
-			setProposalID(m, p.ID)
+			app.SetProposalID(m, p.ID)
 		}
-		next, err := app.Apply(p, m, env)
+		next, err := apiserver.ApplyEdit(tx, actor, time.Now(), m, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.Kind(), err)
 		}
 		p = next
 	}
 	return p, nil
-}
-
-func setProposalID(m app.Mutation, id int64) {
-	switch m := m.(type) {
-	case *app.UpdateProposal:
-		m.ID = id
-	case *app.SetDescription:
-		m.ID = id
-	case *app.SetInternalNotes:
-		m.ID = id
-	case *app.CreateArea:
-		m.ID = id
-	case *app.CreateOption:
-		m.ID = id
-	case *app.SetOptionClientDescription:
-		m.ID = id
-	case *app.SetOptionInstallerNotes:
-		m.ID = id
-	case *app.AssignContact:
-		m.ID = id
-	case *app.AssignLocation:
-		m.ID = id
-	case *app.ChangeStatus:
-		m.ID = id
-	}
 }
 
 func ptr[T any](v T) *T { return &v }

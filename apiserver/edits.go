@@ -1,0 +1,182 @@
+package apiserver
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"proposaldesk/apiserver/store"
+	"proposaldesk/app"
+)
+
+// Every edit of a proposal is served by one handler, from the edit's own
+// description in app (app.Mutation's Route and Params): path IDs and body
+// fields are read into a fresh mutation of the route's kind, which is
+// applied by ApplyEdit inside the write's transaction.
+
+// editRoutes are the routes of every registered kind of edit.
+func (s *Server) editRoutes() []routeDef {
+	var out []routeDef
+	for _, k := range app.MutationKinds() {
+		m, _ := app.NewMutation(k)
+		r := m.Route()
+		out = append(out, routeDef{
+			Route: Route{Method: r.Method, Pattern: r.Path, Operation: m.Operation(), Extension: r.Extension, Edit: k},
+			h:     s.editHandler(k),
+		})
+	}
+	return out
+}
+
+func (s *Server) editHandler(k app.MutationKind) handlerFunc {
+	return func(c *call) error {
+		m, err := c.decodeEdit(k)
+		if err != nil {
+			return err
+		}
+		return s.applyMutation(c, m, m.Route().NoContent)
+	}
+}
+
+// decodeEdit reads a request into a mutation of kind k: the path's IDs,
+// then the body's fields, each named in its error.
+func (c *call) decodeEdit(k app.MutationKind) (app.Mutation, error) {
+	m, ok := app.NewMutation(k)
+	if !ok {
+		return nil, app.Errorf(app.KindInternal, "bug: no kind %s", k)
+	}
+	route := m.Route()
+	path := app.PathParams(m)
+	for _, p := range path {
+		id, err := c.pathID(p.Name)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.Set(id); err != nil {
+			return nil, err
+		}
+	}
+	body := app.BodyParams(m)
+	spec := make([]field, 0, len(body)+len(path))
+	for _, p := range body {
+		spec = append(spec, field{p.Name, wireType(p.Type)})
+	}
+	if route.BodyRepeatsPath {
+		for _, p := range path {
+			spec = append(spec, field{p.Name, fID})
+		}
+	}
+	f, err := c.decodeBody(spec)
+	if err != nil {
+		return nil, err
+	}
+	if route.BodyRepeatsPath {
+		for _, p := range path {
+			v, _ := p.Value()
+			if err := matchPath(f, p.Name, v.(int64)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, p := range body {
+		v, given := f[p.Name]
+		if s, isText := v.(string); given && isText && p.OmitBlank && strings.TrimSpace(s) == "" {
+			given = false
+		}
+		if !given {
+			if p.Required {
+				return nil, errRequired(p)
+			}
+			continue
+		}
+		if err := p.Set(v); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func wireType(t app.ParamType) fieldType {
+	switch t {
+	case app.ParamID:
+		return fID
+	case app.ParamBool:
+		return fBool
+	}
+	return fString
+}
+
+func errRequired(p app.Param) error {
+	if p.Type == app.ParamText {
+		return app.Invalid(p.Name, "is required (send an empty string to clear it)")
+	}
+	return app.Invalid(p.Name, "is required")
+}
+
+// matchPath checks that IDs repeated in an optional body agree with the
+// path.
+func matchPath(f fields, name string, want int64) error {
+	if v, ok := f.id(name); ok && v != want {
+		return app.Invalid(name, "is %d in the body but %d in the path", v, want)
+	}
+	return nil
+}
+
+// applyMutation runs one proposal write: load, If-Match, app.Apply, store,
+// and answer with the new detail (or with status 204 and no body when
+// noContent).
+func (s *Server) applyMutation(c *call, m app.Mutation, noContent bool) error {
+	return s.update(c, func(tx store.Tx) (result, error) {
+		next, err := ApplyEdit(tx, c.user.User, c.now, m, c.ifMatch)
+		if err != nil {
+			return result{}, err
+		}
+		if noContent {
+			return result{status: http.StatusNoContent, etag: etagOf(next.Version)}, nil
+		}
+		res, err := jsonResult(app.DetailView(next, c.user.Role.ViewOptions()))
+		res.etag = etagOf(next.Version)
+		return res, err
+	})
+}
+
+// ApplyEdit is every edit's write, inside tx: it loads the proposal m
+// writes to (none for a create), lets check refuse its version (If-Match;
+// nil checks nothing), applies m as actor with app's rules, and stores
+// the result. The fixture server of other packages' tests
+// (apiserver/apitest) writes through it too.
+func ApplyEdit(tx store.Tx, actor app.User, now time.Time, m app.Mutation, check func(version int64) error) (*app.Proposal, error) {
+	var cur *app.Proposal
+	if id := m.ProposalID(); id != 0 {
+		p, err := tx.Proposal(id)
+		if err != nil {
+			return nil, err
+		}
+		if check != nil {
+			if err := check(p.Version); err != nil {
+				return nil, err
+			}
+		}
+		cur = p
+	}
+	next, err := app.Apply(cur, m, EditEnv(tx, actor, now))
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.PutProposal(next); err != nil {
+		return nil, err
+	}
+	return next, nil
+}
+
+// EditEnv is the rule engine's environment for a write in tx.
+func EditEnv(tx store.Tx, actor app.User, now time.Time) app.Env {
+	return app.Env{
+		Now:        now,
+		Actor:      actor,
+		Account:    tx.Account().AppAccount(),
+		Directory:  tx,
+		NewID:      tx.NextID,
+		NextNumber: tx.NextNumber,
+	}
+}

@@ -1,0 +1,109 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The fields an edit writes, as conflict detection compares them. A
+// conflict is a field whose value changed on the server since the copy
+// a local edit was made on, and that the local edit also changed to
+// something else. Each edit names the fields it writes (Mutation.Writes);
+// FieldValues reads them all from a proposal. The names are stored in the
+// desktop's conflict records, so they never change.
+
+// A Field names one value: a proposal's ("name") or one of an area,
+// option or item ("options/12/clientDescription").
+type Field = string
+
+// The proposal's fields.
+const (
+	FieldName               Field = "name"
+	FieldSalesPerson        Field = "salesPerson"
+	FieldProjectDescription Field = "projectDescription"
+	FieldInternalNotes      Field = "internalNotes"
+	FieldStatus             Field = "status"
+	FieldCustomer           Field = "customer"
+	FieldCustomerLocation   Field = "customer.location"
+)
+
+// Parts that live in a collection are named "<collection>/<id>/<name>".
+const (
+	scopeAreas   = "areas"
+	scopeOptions = "options"
+)
+
+// AreaField names a field of one area.
+func AreaField(areaID int64, name string) Field { return scoped(scopeAreas, areaID, name) }
+
+// OptionField names a field of one option.
+func OptionField(optionID int64, name string) Field { return scoped(scopeOptions, optionID, name) }
+
+func scoped(scope string, id int64, name string) Field {
+	return scope + "/" + strconv.FormatInt(id, 10) + "/" + name
+}
+
+// fieldLabels are the words for each field, by its name within its
+// scope ("" for the proposal's own).
+var fieldLabels = map[string]string{
+	FieldName:                              "Name",
+	FieldSalesPerson:                       "Salesperson",
+	FieldProjectDescription:                "Project description",
+	FieldInternalNotes:                     "Installer notes",
+	FieldStatus:                            "Status",
+	FieldCustomer:                          "Customer",
+	FieldCustomerLocation:                  "Location",
+	scopeAreas + "/name":                   "Area name",
+	scopeOptions + "/clientDescription":    "Option client description",
+	scopeOptions + "/installerDescription": "Option installer notes",
+}
+
+// FieldLabel names a field for people.
+func FieldLabel(f Field) string {
+	if l, ok := fieldLabels[f]; ok {
+		return l
+	}
+	if parts := strings.SplitN(f, "/", 3); len(parts) == 3 {
+		if l, ok := fieldLabels[parts[0]+"/"+parts[2]]; ok {
+			return l
+		}
+	}
+	return f
+}
+
+// FieldValues reads every conflict-checked field of p as a string.
+func FieldValues(p *Proposal) map[Field]string {
+	v := map[Field]string{
+		FieldName:               p.Name,
+		FieldSalesPerson:        strconv.FormatInt(p.SalesPerson.ID, 10),
+		FieldProjectDescription: p.ProjectDescription,
+		FieldInternalNotes:      p.InternalNotes,
+		FieldStatus:             string(p.Status),
+		FieldCustomer:           "",
+		FieldCustomerLocation:   "",
+	}
+	if c := p.Customer; c != nil {
+		v[FieldCustomer] = jsonString(map[string]any{"id": c.ID, "name": c.DisplayName()})
+		if c.Location != nil {
+			v[FieldCustomerLocation] = jsonString(c.Location)
+		}
+	}
+	for _, a := range p.Areas {
+		v[AreaField(a.ID, "name")] = a.Name
+		for _, o := range a.Options {
+			v[OptionField(o.ID, "clientDescription")] = o.ClientDescription
+			v[OptionField(o.ID, "installerDescription")] = o.InstallerDescription
+		}
+	}
+	return v
+}
+
+func jsonString(x any) string {
+	b, err := json.Marshal(x)
+	if err != nil {
+		return fmt.Sprint(x)
+	}
+	return string(b)
+}
