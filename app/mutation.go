@@ -66,6 +66,8 @@ type Env struct {
 	Actor     User
 	Account   Account
 	Directory Directory
+	// Catalog is the account's catalog (items added from it).
+	Catalog Catalog
 	// NewID allocates an ID for an area, option or proposal.
 	NewID func() int64
 	// NextNumber allocates a proposal number (the human-facing one).

@@ -22,33 +22,24 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
 
 	"proposaldesk/apiserver"
-	"proposaldesk/apiserver/auth"
+	"proposaldesk/apiserver/apitest"
 	"proposaldesk/apiserver/demo"
-	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/store/boltstore"
 	"proposaldesk/app"
 	"proposaldesk/localstore"
 )
 
 // realServer is the apiserver shared by the integration tests of one test
-// binary. Its fixture is built through the store and app.Apply, as the
-// server's own tests build theirs, with passwords hashed at bcrypt's
-// lowest cost so that key exchanges stay fast under -race (the server
-// reads the cost from the hash). Tests create the proposals they change
-// and never depend on each other's writes.
+// binary: the fixture server of apitest (the same one the desktop's tests
+// use). Tests create the proposals they change and never depend on each
+// other's writes.
 type realServer struct {
-	URL       string // compatibility signing (URL with or without query)
-	StrictURL string // StrictSigning: only the full URL is accepted
-	AppID     string
-	AppSecret string
-	users     map[string]fixtureUser
+	*apitest.Server
 
 	adminOnce sync.Once
 	adminC    *Client
-	handler   http.Handler
 }
 
 // admin is a shared client signed in as the fixture's admin (the
@@ -94,109 +85,25 @@ func startReal(t testing.TB) *realServer {
 }
 
 func newRealServer() (*realServer, error) {
-	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "syncer-it-")
+	srv, err := apitest.Start()
 	if err != nil {
 		return nil, err
 	}
-	st, err := boltstore.Open(filepath.Join(dir, "server.db"), boltstore.WithNoSync())
-	if err != nil {
-		return nil, err
-	}
-	now := time.Now()
-	a, err := auth.NewApp("desktop", now)
-	if err != nil {
-		return nil, err
-	}
-	if err := st.Auth().CreateApp(ctx, a); err != nil {
-		return nil, err
-	}
-	acct, err := st.Auth().CreateAccount(ctx, store.Account{Name: "Main", SubscriptionExpiry: now.AddDate(1, 0, 0),
-		Currency: app.USD, Dealer: app.DealerProfile{CompanyName: "Main AV"}})
-	if err != nil {
-		return nil, err
-	}
-	s := &realServer{AppID: a.ID, AppSecret: a.Secret, users: map[string]fixtureUser{}}
-	var admin app.User
-	for _, u := range []struct {
-		role     app.Role
-		verified bool
-	}{{app.RoleAdmin, true}, {app.RoleSales, true}, {app.RoleViewer, true}, {app.RoleSales, false}} {
-		password := "pw " + string(u.role) + " &+=?%" // exchange queries with characters to escape
-		hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.MinCost)
-		if err != nil {
-			return nil, err
-		}
-		email := fmt.Sprintf("%s.%v@main.test", strings.ToLower(string(u.role)), u.verified)
-		rec, err := st.Auth().CreateUser(ctx, store.UserRecord{
-			User:      app.User{Email: email, FirstName: string(u.role), LastName: "User", Role: u.role, EmailVerified: u.verified},
-			AccountID: acct.ID, PasswordHash: hash, CreatedAt: now,
-		})
-		if err != nil {
-			return nil, err
-		}
-		s.users[userKey(u.role, u.verified)] = fixtureUser{Email: email, Password: password, UserID: rec.ID}
-		if u.role == app.RoleAdmin {
-			admin = rec.User
-		}
-	}
-	// An accepted proposal with two change orders, and a draft.
-	err = st.Update(ctx, acct.ID, func(tx store.Tx) error {
-		env := app.Env{Now: now, Actor: admin, Account: tx.Account().AppAccount(), Directory: tx,
-			NewID: tx.NextID, NextNumber: tx.NextNumber}
-		var p *app.Proposal
-		for _, m := range []app.Mutation{
-			&app.CreateProposal{SalesPersonID: admin.ID},
-			&app.CreateArea{Name: "Den"},
-			&app.ChangeStatus{Status: app.StatusSubmitted},
-			&app.ChangeStatus{Status: app.StatusAccepted},
-		} {
-			switch m := m.(type) {
-			case *app.CreateArea:
-				m.ID = p.ID
-			case *app.ChangeStatus:
-				m.ID = p.ID
-			}
-			next, err := app.Apply(p, m, env)
-			if err != nil {
-				return err
-			}
-			p = next
-		}
-		for i := 1; i <= 2; i++ {
-			co := app.ChangeOrder{Document: p.Clone().Document}
-			co.ID, co.Number, co.Name, co.Status = tx.NextID(), int64(i), fmt.Sprintf("Change %d", i), app.StatusDraft
-			p.ChangeOrders = append(p.ChangeOrders, co)
-		}
-		return tx.PutProposal(p)
-	})
-	if err != nil {
-		return nil, err
-	}
-	quiet := slog.New(slog.DiscardHandler)
-	s.handler = apiserver.New(apiserver.Config{Logger: quiet}, st)
-	srv := httptest.NewServer(s.handler)
-	strict := httptest.NewServer(apiserver.New(apiserver.Config{Logger: quiet, StrictSigning: true}, st))
-	s.URL, s.StrictURL = srv.URL, strict.URL
-	realStop = func() {
-		srv.Close()
-		strict.Close()
-		st.Close()
-		os.RemoveAll(dir)
-	}
-	return s, nil
+	realStop = srv.Close
+	return &realServer{Server: srv}, nil
 }
-
-func userKey(role app.Role, verified bool) string { return fmt.Sprint(role, verified) }
 
 // user is a fixture user.
 func (s *realServer) user(t testing.TB, role app.Role, verified bool) fixtureUser {
 	t.Helper()
-	u, ok := s.users[userKey(role, verified)]
+	u, ok := s.Users[role]
+	if !verified {
+		u, ok = s.Unverified, role == s.Unverified.Role
+	}
 	if !ok {
 		t.Fatalf("the fixture has no %s user (verified %v)", role, verified)
 	}
-	return u
+	return fixtureUser{Email: u.Email, Password: u.Password, UserID: u.ID}
 }
 
 // client returns a client for baseURL (the server's or a proxy's), not
@@ -441,11 +348,11 @@ func (s *realServer) restorable(t testing.TB) *restorable {
 	r := &restorable{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if !r.restored.Load() || !strings.EqualFold(req.URL.Path, "/public/changes") {
-			s.handler.ServeHTTP(w, req)
+			s.Handler.ServeHTTP(w, req)
 			return
 		}
 		rec := httptest.NewRecorder()
-		s.handler.ServeHTTP(rec, req)
+		s.Handler.ServeHTTP(rec, req)
 		body := rec.Body.Bytes()
 		var ch map[string]any
 		if rec.Code == http.StatusOK && json.Unmarshal(body, &ch) == nil {

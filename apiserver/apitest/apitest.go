@@ -33,7 +33,9 @@ type User struct {
 
 // Server is a running fixture server.
 type Server struct {
-	URL string
+	// URL accepts both signature variants; StrictURL is the same data
+	// behind a server in strict signing mode (the full URL only).
+	URL, StrictURL string
 	// Handler is the server's handler, for tests that put their own
 	// front (a switch that takes it offline) before it.
 	Handler   http.Handler
@@ -145,11 +147,14 @@ func Start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Handler = apiserver.New(apiserver.Config{Logger: slog.New(slog.DiscardHandler)}, st)
+	quiet := slog.New(slog.DiscardHandler)
+	s.Handler = apiserver.New(apiserver.Config{Logger: quiet}, st)
 	srv := httptest.NewServer(s.Handler)
-	s.URL = srv.URL
+	strict := httptest.NewServer(apiserver.New(apiserver.Config{Logger: quiet, StrictSigning: true}, st))
+	s.URL, s.StrictURL = srv.URL, strict.URL
 	s.stop = func() {
 		srv.Close()
+		strict.Close()
 		st.Close()
 		os.RemoveAll(dir)
 	}

@@ -1,0 +1,32 @@
+package app
+
+// CatalogItem is one product, labor or fee line of an account's catalog
+// (the contract's "Proposal content and catalog"). Items added to a
+// proposal from the catalog copy its brand, model, names, type, MSRP,
+// sell price and cost, and keep its ID as referencedItemId.
+type CatalogItem struct {
+	ID               int64    `json:"id"`
+	ItemType         ItemType `json:"itemType"`
+	Brand            string   `json:"brand"`
+	Model            string   `json:"model"`
+	Name             string   `json:"name"`
+	ShortDescription string   `json:"shortDescription"`
+	Description      string   `json:"description"`
+	PartNumber       string   `json:"partNumber"`
+	CategoryID       int64    `json:"categoryId"`
+	CategoryName     string   `json:"categoryName"`
+	Supplier         string   `json:"supplier"`
+	MSRP             Money    `json:"msrp"`
+	SellPrice        Money    `json:"sellPrice"`
+	Cost             *Money   `json:"cost"` // nil: not known, or hidden from the caller
+	ImageURL         string   `json:"imageUrl"`
+	IsDiscontinued   bool     `json:"isDiscontinued"`
+	LastModifiedDate Time     `json:"lastModifiedDate"`
+}
+
+// Catalog looks up the account's catalog for the rule engine: the server
+// answers from its store inside the write's transaction, the desktop
+// from its offline copy.
+type Catalog interface {
+	CatalogItem(id int64) (CatalogItem, bool)
+}
