@@ -26,6 +26,8 @@ const (
 	fString fieldType = iota
 	fID               // a positive whole number; JSON number or numeric string
 	fBool             // JSON true/false, or "true"/"false" (any case) as text
+	fIDOrZero         // fID that may be 0 ("none")
+	fNumber           // a decimal: JSON number or numeric string, kept as its text
 )
 
 type field struct {
@@ -194,6 +196,33 @@ func jsonValue(f field, raw json.RawMessage) (any, error) {
 			return nil, app.Invalid(f.name, "must be a number")
 		}
 		return parseIDValue(f, n.String())
+	case fIDOrZero:
+		var s string
+		if len(raw) > 0 && raw[0] == '"' {
+			if json.Unmarshal(raw, &s) != nil {
+				return nil, app.Invalid(f.name, "must be a number")
+			}
+		} else {
+			var n json.Number
+			if json.Unmarshal(raw, &n) != nil {
+				return nil, app.Invalid(f.name, "must be a number")
+			}
+			s = n.String()
+		}
+		return parseIDOrZero(f, s)
+	case fNumber:
+		if len(raw) > 0 && raw[0] == '"' {
+			var s string
+			if json.Unmarshal(raw, &s) != nil {
+				return nil, app.Invalid(f.name, "must be a number")
+			}
+			return strings.TrimSpace(s), nil
+		}
+		var n json.Number
+		if json.Unmarshal(raw, &n) != nil {
+			return nil, app.Invalid(f.name, "must be a number")
+		}
+		return n.String(), nil
 	case fBool:
 		switch string(raw) {
 		case "true":
@@ -238,6 +267,16 @@ func decodeForm(b []byte, spec []field) (fields, error) {
 				continue
 			}
 			v, err = parseBoolValue(f, vs[0])
+		case fIDOrZero:
+			if strings.TrimSpace(vs[0]) == "" {
+				continue
+			}
+			v, err = parseIDOrZero(f, vs[0])
+		case fNumber:
+			if strings.TrimSpace(vs[0]) == "" {
+				continue
+			}
+			v = strings.TrimSpace(vs[0])
 		}
 		if err != nil {
 			return nil, err
@@ -261,6 +300,14 @@ func parseIDValue(f field, s string) (any, error) {
 	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 	if err != nil || v <= 0 {
 		return nil, app.Invalid(f.name, "must be a positive whole number (an ID)")
+	}
+	return v, nil
+}
+
+func parseIDOrZero(f field, s string) (any, error) {
+	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || v < 0 {
+		return nil, app.Invalid(f.name, "must be a whole number of 0 or more")
 	}
 	return v, nil
 }

@@ -59,7 +59,7 @@ func (c *call) decodeEdit(k app.MutationKind) (app.Mutation, error) {
 	body := app.BodyParams(m)
 	spec := make([]field, 0, len(body)+len(path))
 	for _, p := range body {
-		spec = append(spec, field{p.Name, wireType(p.Type)})
+		spec = append(spec, field{p.Name, wireType(p)})
 	}
 	if route.BodyRepeatsPath {
 		for _, p := range path {
@@ -96,12 +96,17 @@ func (c *call) decodeEdit(k app.MutationKind) (app.Mutation, error) {
 	return m, nil
 }
 
-func wireType(t app.ParamType) fieldType {
-	switch t {
-	case app.ParamID:
+func wireType(p app.Param) fieldType {
+	switch p.Type {
+	case app.ParamID, app.ParamInt:
+		if p.ZeroID {
+			return fIDOrZero
+		}
 		return fID
 	case app.ParamBool:
 		return fBool
+	case app.ParamMoney, app.ParamQuantity, app.ParamPercent:
+		return fNumber
 	}
 	return fString
 }

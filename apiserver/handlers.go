@@ -113,6 +113,23 @@ func (s *Server) listChangeOrders(c *call) error {
 	})
 }
 
+// GET /public/proposals/{ProposalId}/items (extension)
+func (s *Server) listItems(c *call) error {
+	id, err := c.pathID("ProposalId")
+	if err != nil {
+		return err
+	}
+	return s.view(c, func(tx store.Tx) (result, error) {
+		p, err := tx.Proposal(id)
+		if err != nil {
+			return result{}, err
+		}
+		res, err := jsonResult(app.ItemsView(p, c.viewOptions()))
+		res.etag, res.lastModified = etagOf(p.Version), p.LastModifiedDate.Time
+		return res, err
+	})
+}
+
 // GET /public/users (extension)
 func (s *Server) listUsers(c *call) error {
 	return s.view(c, func(tx store.Tx) (result, error) {

@@ -149,6 +149,7 @@ func (s *Server) table() []routeDef {
 		r("GET", "/public/proposals/{ProposalId}", app.OpGetProposal, false, s.getProposal),
 		r("GET", "/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}", app.OpGetChangeOrder, false, s.getChangeOrder),
 		r("GET", "/public/proposals/{ProposalId}/changeorders", app.OpListChangeOrders, false, s.listChangeOrders),
+		r("GET", "/public/proposals/{ProposalId}/items", app.OpListItems, true, s.listItems),
 		r("GET", "/authenticate/apikeyexchange", app.OpKeyExchange, false, s.keyExchange),
 		// Portal's people endpoints.
 		r("GET", "/public/people", app.OpListPeople, false, s.listPeople),

@@ -61,6 +61,17 @@ const (
 	ParamBool
 	// ParamEnum is a string from Param.Enum, matched in any letter case.
 	ParamEnum
+	// ParamMoney is an amount with at most the currency's minor unit of
+	// decimals (a JSON number, or its text); more is refused, never
+	// rounded.
+	ParamMoney
+	// ParamQuantity is a quantity with at most 4 decimals.
+	ParamQuantity
+	// ParamPercent is a percentage with at most 4 decimals.
+	ParamPercent
+	// ParamInt is a whole number of 0 or more that is not an ID (a
+	// position).
+	ParamInt
 )
 
 // A Param is one value of an edit's request, bound to a field of the
@@ -75,6 +86,9 @@ type Param struct {
 	// OmitBlank: an empty or all-space text counts as absent (create
 	// proposal's Name).
 	OmitBlank bool
+	// ZeroID: a body ID that may be 0, meaning "none" (an item's
+	// ParentId: 0 un-nests it).
+	ZeroID bool
 	// Enum lists the values of a ParamEnum.
 	Enum []string
 	// MaxLength bounds a text in characters (for the API documentation;
@@ -105,8 +119,35 @@ func BodyText[T *string | **string](name string, target T, doc string) Param {
 	return Param{Name: name, In: InBody, Type: ParamText, Doc: doc, target: target}
 }
 
+// BodyMoney binds an amount; target is *Money, or **Money for an
+// optional one.
+func BodyMoney[T *Money | **Money](name string, target T, doc string) Param {
+	return Param{Name: name, In: InBody, Type: ParamMoney, Doc: doc, target: target}
+}
+
+// BodyQuantity binds a quantity (*Quantity or **Quantity).
+func BodyQuantity[T *Quantity | **Quantity](name string, target T, doc string) Param {
+	return Param{Name: name, In: InBody, Type: ParamQuantity, Doc: doc, target: target}
+}
+
+// BodyPercent binds a percentage (*Rate or **Rate).
+func BodyPercent[T *Rate | **Rate](name string, target T, doc string) Param {
+	return Param{Name: name, In: InBody, Type: ParamPercent, Doc: doc, target: target}
+}
+
+// BodyInt binds a whole number of 0 or more (*int64 or **int64).
+func BodyInt[T *int64 | **int64](name string, target T, doc string) Param {
+	return Param{Name: name, In: InBody, Type: ParamInt, ZeroID: true, Doc: doc, target: target}
+}
+
+// BodyBool binds a flag (*bool, or **bool for an optional one).
+func BodyBool[T *bool | **bool](name string, target T, doc string) Param {
+	return Param{Name: name, In: InBody, Type: ParamBool, Doc: doc, target: target}
+}
+
 // BodyEnum binds a field of a string enumeration.
-func BodyEnum[E ~string](name string, target *E, values []E, doc string) Param {
+// target is *E, or **E for an optional one.
+func BodyEnum[E ~string, T *E | **E](name string, target T, values []E, doc string) Param {
 	enum := make([]string, len(values))
 	for i, v := range values {
 		enum[i] = string(v)
@@ -116,6 +157,9 @@ func BodyEnum[E ~string](name string, target *E, values []E, doc string) Param {
 
 // Max records a text's length limit.
 func (p Param) Max(n int) Param { p.MaxLength = n; return p }
+
+// AllowZero lets a body ID be 0 ("none").
+func (p Param) AllowZero() Param { p.ZeroID = true; return p }
 
 // Require marks a body param as required.
 func (p Param) Require() Param { p.Required = true; return p }
@@ -152,17 +196,43 @@ func (p Param) Value() (v any, ok bool) {
 			return nil, false
 		}
 		return **t, true
+	case *Money:
+		return *t, true
+	case **Money:
+		if *t == nil {
+			return nil, false
+		}
+		return **t, true
+	case *Quantity:
+		return *t, true
+	case **Quantity:
+		if *t == nil {
+			return nil, false
+		}
+		return **t, true
+	case *Rate:
+		return *t, true
+	case **Rate:
+		if *t == nil {
+			return nil, false
+		}
+		return **t, true
 	}
-	if s, ok := enumValue(p.target); ok {
-		return s, true
+	if s, set, ok := enumValue(p.target); ok {
+		return s, set
 	}
 	panic(fmt.Sprintf("bug: param %s has an unsupported target %T", p.Name, p.target))
 }
 
-// Set writes v (a string, an int64 or a bool, as the wire decoded it)
+// Set writes v (a string, an int64 or a bool, as the wire decoded it;
+// for amounts, quantities and percentages the number's decimal text)
 // into the bound field.
 func (p Param) Set(v any) error {
 	bad := func() error { return Invalid(p.Name, "has the wrong type") }
+	switch p.Type {
+	case ParamMoney, ParamQuantity, ParamPercent:
+		return p.setNumber(v)
+	}
 	switch t := p.target.(type) {
 	case *int64:
 		n, ok := v.(int64)
@@ -209,8 +279,48 @@ func (p Param) Set(v any) error {
 	return nil
 }
 
+// setNumber parses a decimal into a Money, Quantity or Rate field: more
+// decimals than the type holds is an error, never a rounding.
+func (p Param) setNumber(v any) error {
+	text, ok := v.(string)
+	if !ok {
+		return Invalid(p.Name, "must be a number")
+	}
+	var err error
+	switch t := p.target.(type) {
+	case *Money:
+		*t, err = ParseMoney(text)
+	case **Money:
+		var m Money
+		m, err = ParseMoney(text)
+		*t = &m
+	case *Quantity:
+		*t, err = ParseQuantity(text)
+	case **Quantity:
+		var q Quantity
+		q, err = ParseQuantity(text)
+		*t = &q
+	case *Rate:
+		*t, err = ParseRate(text)
+	case **Rate:
+		var r Rate
+		r, err = ParseRate(text)
+		*t = &r
+	default:
+		panic(fmt.Sprintf("bug: param %s has an unsupported target %T", p.Name, p.target))
+	}
+	if err != nil {
+		places := map[ParamType]int{ParamMoney: moneyPlaces, ParamQuantity: quantityPlaces, ParamPercent: ratePlaces}[p.Type]
+		return Invalid(p.Name, "must be a number with at most %d decimal places", places)
+	}
+	return nil
+}
+
 // idTarget is the ID the param binds, if it is a set ID.
 func (p Param) idTarget() (*int64, bool) {
+	if p.Type != ParamID {
+		return nil, false
+	}
 	switch t := p.target.(type) {
 	case *int64:
 		return t, true
@@ -278,7 +388,7 @@ func RefIDs(m Mutation) []int64 {
 // CreatedIDs are the IDs the edit gives to what it creates.
 func CreatedIDs(m Mutation) []int64 {
 	var out []int64
-	for _, n := range m.Creates() {
+	for _, n := range m.Creates(nil) {
 		out = append(out, *n.ID)
 	}
 	return out
@@ -290,9 +400,10 @@ func HasTemporaryRefs(m Mutation) bool {
 	return slices.ContainsFunc(RefIDs(m), IsTemporaryID)
 }
 
-// FillNewIDs gives every unset created ID of m a value from next.
-func FillNewIDs(m Mutation, next func() (int64, error)) error {
-	for _, n := range m.Creates() {
+// FillNewIDs gives every unset created ID of m, applied to p, a value
+// from next.
+func FillNewIDs(m Mutation, p *Proposal, next func() (int64, error)) error {
+	for _, n := range m.Creates(p) {
 		if *n.ID != 0 {
 			continue
 		}
@@ -319,7 +430,7 @@ func RemapID(m Mutation, from, to int64) bool {
 			swap(id)
 		}
 	}
-	for _, n := range m.Creates() {
+	for _, n := range m.Creates(nil) {
 		swap(n.ID)
 	}
 	return changed
@@ -341,7 +452,7 @@ func SetProposalID(m Mutation, id int64) bool {
 // Temporary IDs it cannot place are left out.
 func FoundIDs(m Mutation, before, after *Proposal) map[int64]int64 {
 	out := map[int64]int64{}
-	for _, n := range m.Creates() {
+	for _, n := range m.Creates(nil) {
 		if !IsTemporaryID(*n.ID) || after == nil {
 			continue
 		}

@@ -27,7 +27,7 @@ func (m *AssignContact) Params() []Param {
 	return []Param{proposalParam(&m.ID), PathID("ContactId", &m.ContactID)}
 }
 
-func (m *AssignContact) Creates() []NewID { return nil }
+func (m *AssignContact) Creates(*Proposal) []NewID { return nil }
 func (m *AssignContact) Writes() []Field  { return []Field{FieldCustomer, FieldCustomerLocation} }
 func (m *AssignContact) Describe() string { return "Change the customer" }
 

@@ -26,7 +26,7 @@ func (m *AssignLocation) Params() []Param {
 	return []Param{proposalParam(&m.ID), PathID("LocationId", &m.LocationID)}
 }
 
-func (m *AssignLocation) Creates() []NewID { return nil }
+func (m *AssignLocation) Creates(*Proposal) []NewID { return nil }
 func (m *AssignLocation) Writes() []Field  { return []Field{FieldCustomerLocation} }
 func (m *AssignLocation) Describe() string { return "Change the location" }
 

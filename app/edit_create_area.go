@@ -31,7 +31,7 @@ func (m *CreateArea) Params() []Param {
 	}
 }
 
-func (m *CreateArea) Creates() []NewID {
+func (m *CreateArea) Creates(*Proposal) []NewID {
 	// The new area is the one that was not there before, with this name.
 	newArea := func(before, after *Proposal) (*Area, bool) {
 		for i := range after.Areas {

@@ -33,7 +33,7 @@ func (m *CreateOption) Params() []Param {
 	}
 }
 
-func (m *CreateOption) Creates() []NewID {
+func (m *CreateOption) Creates(*Proposal) []NewID {
 	return []NewID{{ID: &m.OptionID, Find: func(before, after *Proposal) (int64, bool) {
 		// The newest option of the area that was not there before.
 		a, ok := after.Area(m.AreaID)

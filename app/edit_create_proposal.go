@@ -29,7 +29,7 @@ func (m *CreateProposal) Params() []Param {
 	}
 }
 
-func (m *CreateProposal) Creates() []NewID {
+func (m *CreateProposal) Creates(*Proposal) []NewID {
 	return []NewID{{ID: &m.ID, Find: func(_, after *Proposal) (int64, bool) { return after.ID, true }}}
 }
 

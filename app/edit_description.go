@@ -28,7 +28,7 @@ func (m *SetDescription) Params() []Param {
 	}
 }
 
-func (m *SetDescription) Creates() []NewID { return nil }
+func (m *SetDescription) Creates(*Proposal) []NewID { return nil }
 func (m *SetDescription) Writes() []Field  { return []Field{FieldProjectDescription} }
 func (m *SetDescription) Describe() string { return "Change the project description" }
 

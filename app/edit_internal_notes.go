@@ -29,7 +29,7 @@ func (m *SetInternalNotes) Params() []Param {
 	}
 }
 
-func (m *SetInternalNotes) Creates() []NewID { return nil }
+func (m *SetInternalNotes) Creates(*Proposal) []NewID { return nil }
 func (m *SetInternalNotes) Writes() []Field  { return []Field{FieldInternalNotes} }
 func (m *SetInternalNotes) Describe() string { return "Change the installer notes" }
 

@@ -32,7 +32,7 @@ func (m *SetOptionClientDescription) Params() []Param {
 	}
 }
 
-func (m *SetOptionClientDescription) Creates() []NewID { return nil }
+func (m *SetOptionClientDescription) Creates(*Proposal) []NewID { return nil }
 func (m *SetOptionClientDescription) Writes() []Field {
 	return []Field{OptionField(m.OptionID, "clientDescription")}
 }

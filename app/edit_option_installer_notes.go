@@ -32,7 +32,7 @@ func (m *SetOptionInstallerNotes) Params() []Param {
 	}
 }
 
-func (m *SetOptionInstallerNotes) Creates() []NewID { return nil }
+func (m *SetOptionInstallerNotes) Creates(*Proposal) []NewID { return nil }
 func (m *SetOptionInstallerNotes) Writes() []Field {
 	return []Field{OptionField(m.OptionID, "installerDescription")}
 }

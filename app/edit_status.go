@@ -28,7 +28,7 @@ func (m *ChangeStatus) Params() []Param {
 	}
 }
 
-func (m *ChangeStatus) Creates() []NewID { return nil }
+func (m *ChangeStatus) Creates(*Proposal) []NewID { return nil }
 func (m *ChangeStatus) Writes() []Field  { return []Field{FieldStatus} }
 func (m *ChangeStatus) Describe() string { return "Move to " + string(m.Status) }
 

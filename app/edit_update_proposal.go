@@ -29,7 +29,7 @@ func (m *UpdateProposal) Params() []Param {
 	}
 }
 
-func (m *UpdateProposal) Creates() []NewID { return nil }
+func (m *UpdateProposal) Creates(*Proposal) []NewID { return nil }
 
 func (m *UpdateProposal) Writes() []Field {
 	var f []Field

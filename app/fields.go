@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -27,13 +28,31 @@ const (
 	FieldStatus             Field = "status"
 	FieldCustomer           Field = "customer"
 	FieldCustomerLocation   Field = "customer.location"
+	FieldPartsDiscount      Field = "partsDiscount"
+	FieldArchived           Field = "isArchived"
 )
 
 // Parts that live in a collection are named "<collection>/<id>/<name>".
 const (
 	scopeAreas   = "areas"
 	scopeOptions = "options"
+	scopeItems   = "items"
 )
+
+// The item fields conflict detection compares, with their words.
+var itemFieldLabels = map[string]string{
+	"quantity":           "Item quantity",
+	"sellPrice":          "Item sell price",
+	"cost":               "Item cost",
+	"name":               "Item name",
+	"description":        "Item description",
+	"clientNote":         "Item client note",
+	"isTaxExempt":        "Item tax exemption",
+	"isRecurringService": "Item recurring service",
+	"parentId":           "Item nesting",
+	"option":             "Item option",
+	"position":           "Item position",
+}
 
 // AreaField names a field of one area.
 func AreaField(areaID int64, name string) Field { return scoped(scopeAreas, areaID, name) }
@@ -58,6 +77,15 @@ var fieldLabels = map[string]string{
 	scopeAreas + "/name":                   "Area name",
 	scopeOptions + "/clientDescription":    "Option client description",
 	scopeOptions + "/installerDescription": "Option installer notes",
+	scopeOptions + "/status":               "Option status",
+	FieldPartsDiscount:                     "Parts discount",
+	FieldArchived:                          "Archived",
+}
+
+func init() {
+	for name, label := range itemFieldLabels {
+		fieldLabels[scopeItems+"/"+name] = label
+	}
 }
 
 // FieldLabel names a field for people.
@@ -83,6 +111,8 @@ func FieldValues(p *Proposal) map[Field]string {
 		FieldStatus:             string(p.Status),
 		FieldCustomer:           "",
 		FieldCustomerLocation:   "",
+		FieldPartsDiscount:      jsonString(p.Pricing),
+		FieldArchived:           strconv.FormatBool(p.Archived),
 	}
 	if c := p.Customer; c != nil {
 		v[FieldCustomer] = jsonString(map[string]any{"id": c.ID, "name": c.DisplayName()})
@@ -95,6 +125,10 @@ func FieldValues(p *Proposal) map[Field]string {
 		for _, o := range a.Options {
 			v[OptionField(o.ID, "clientDescription")] = o.ClientDescription
 			v[OptionField(o.ID, "installerDescription")] = o.InstallerDescription
+			v[OptionField(o.ID, "status")] = string(o.Status)
+			for _, it := range o.Items {
+				itemValues(v, &it, o.ID)
+			}
 		}
 	}
 	return v
@@ -106,4 +140,38 @@ func jsonString(x any) string {
 		return fmt.Sprint(x)
 	}
 	return string(b)
+}
+
+// itemValues reads an item's conflict-checked fields.
+// An item's position is not compared: it shifts whenever another item
+// is added before it, which is no conflict.
+func itemValues(v map[Field]string, it *Item, optionID int64) {
+	cost := ""
+	if it.Cost != nil {
+		cost = it.Cost.String()
+	}
+	for name, value := range map[string]string{
+		"quantity":           it.Quantity.String(),
+		"sellPrice":          it.SellPrice.String(),
+		"cost":               cost,
+		"name":               it.Name,
+		"description":        it.Description,
+		"clientNote":         it.ClientNote,
+		"isTaxExempt":        strconv.FormatBool(it.IsTaxExempt),
+		"isRecurringService": strconv.FormatBool(it.IsRecurringService),
+		"parentId":           strconv.FormatInt(it.ParentID, 10),
+		"option":             strconv.FormatInt(optionID, 10),
+	} {
+		v[ItemField(it.ID, name)] = value
+	}
+}
+
+// itemFields are every conflict-checked field of an item.
+func itemFields(id int64) []Field {
+	out := make([]Field, 0, len(itemFieldLabels))
+	for name := range itemFieldLabels {
+		out = append(out, ItemField(id, name))
+	}
+	slices.Sort(out)
+	return out
 }

@@ -29,8 +29,10 @@ type Mutation interface {
 	// value's fields: the server decodes through them, the client
 	// encodes from them, and ID remapping rewrites them.
 	Params() []Param
-	// Creates are the IDs of what the edit brings into being.
-	Creates() []NewID
+	// Creates are the IDs of what the edit brings into being, when
+	// applied to p (the proposal it reads; nil when not known, which
+	// gives the IDs the edit already holds).
+	Creates(p *Proposal) []NewID
 	// Writes are the conflict-checked fields the edit changes.
 	Writes() []Field
 	// Describe says what the edit does, in words for people.

@@ -86,21 +86,45 @@ func lowerFirst(s string) string {
 	return string(unicode.ToLower(r)) + s[n:]
 }
 
-// enumValue reads a pointer to a string enumeration (*Status, …).
-func enumValue(target any) (string, bool) {
+// enumValue reads a *E or **E of a string enumeration E (*Status, …);
+// set is false for a nil **E.
+func enumValue(target any) (s string, set, ok bool) {
 	v := reflect.ValueOf(target)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.String {
-		return "", false
+	if v.Kind() != reflect.Pointer {
+		return "", false, false
 	}
-	return v.Elem().String(), true
+	v = v.Elem()
+	if v.Kind() == reflect.Pointer {
+		if v.Type().Elem().Kind() != reflect.String {
+			return "", false, false
+		}
+		if v.IsNil() {
+			return "", false, true
+		}
+		return v.Elem().String(), true, true
+	}
+	if v.Kind() != reflect.String {
+		return "", false, false
+	}
+	return v.String(), true, true
 }
 
-// setEnum writes s into a pointer to a string enumeration.
+// setEnum writes s into a *E or **E of a string enumeration.
 func setEnum(target any, s string) bool {
 	v := reflect.ValueOf(target)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.String {
+	if v.Kind() != reflect.Pointer {
 		return false
 	}
-	v.Elem().SetString(s)
+	v = v.Elem()
+	if v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.String {
+		n := reflect.New(v.Type().Elem())
+		n.Elem().SetString(s)
+		v.Set(n)
+		return true
+	}
+	if v.Kind() != reflect.String {
+		return false
+	}
+	v.SetString(s)
 	return true
 }

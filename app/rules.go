@@ -58,7 +58,9 @@ func (s Status) Locked() bool {
 func (op Operation) LockedIn(s Status) bool {
 	switch op {
 	case OpUpdateProposal, OpSetDescription, OpCreateArea, OpCreateOption,
-		OpSetOptionClientDesc, OpSetOptionInstaller:
+		OpSetOptionClientDesc, OpSetOptionInstaller,
+		OpAddItem, OpChangeItem, OpRemoveItem, OpRenameArea, OpRemoveArea,
+		OpRemoveOption, OpSetOptionStatus, OpSetPricing:
 		return s.Locked()
 	}
 	return false
@@ -184,6 +186,18 @@ const (
 	OpListUsers      Operation = "ListUsers"
 	OpChanges        Operation = "Changes"
 	OpExport         Operation = "Export"
+	// Proposal content (the contract's "Proposal content and catalog").
+	OpListItems       Operation = "ListItems"
+	OpAddItem         Operation = "AddItem"
+	OpChangeItem      Operation = "ChangeItem"
+	OpRemoveItem      Operation = "RemoveItem"
+	OpRenameArea      Operation = "RenameArea"
+	OpRemoveArea      Operation = "RemoveArea"
+	OpRemoveOption    Operation = "RemoveOption"
+	OpSetOptionStatus Operation = "SetOptionStatus"
+	OpSetPricing      Operation = "SetPricing"
+	OpArchive         Operation = "Archive"
+	OpCopyProposal    Operation = "CopyProposal"
 )
 
 // NeedsSubscription reports whether the operation is refused while the
@@ -194,7 +208,7 @@ const (
 func (op Operation) NeedsSubscription() bool {
 	switch op {
 	case OpGetProposal, OpGetChangeOrder, OpKeyExchange,
-		OpListPeople, OpGetPerson, OpListLocations, OpListUsers, OpChanges, OpExport:
+		OpListPeople, OpGetPerson, OpListLocations, OpListUsers, OpChanges, OpExport, OpListItems:
 		return false
 	}
 	return true
@@ -205,7 +219,9 @@ func (op Operation) Permission() Permission {
 	switch op {
 	case OpCreateProposal, OpUpdateProposal, OpSetDescription, OpSetInternalNotes,
 		OpCreateArea, OpCreateOption, OpSetOptionClientDesc, OpSetOptionInstaller,
-		OpAssignContact, OpAssignLocation, OpChangeStatus, OpCreatePerson, OpCreateLocation:
+		OpAssignContact, OpAssignLocation, OpChangeStatus, OpCreatePerson, OpCreateLocation,
+		OpAddItem, OpChangeItem, OpRemoveItem, OpRenameArea, OpRemoveArea, OpRemoveOption,
+		OpSetOptionStatus, OpSetPricing, OpArchive, OpCopyProposal:
 		return PermEditProposals
 	case OpExport:
 		return PermExport

@@ -538,3 +538,30 @@ func itemView(it *Item, amount Money, cur Currency, opts ViewOptions, costSlot *
 	}
 	return v
 }
+
+// PlacedItemView is an item of GET /public/proposals/{id}/items: the
+// item as the detail shows it, with the area and option it is in.
+type PlacedItemView struct {
+	AreaID       int64 `json:"areaId"`
+	AreaOptionID int64 `json:"areaOptionId"`
+	ItemView
+}
+
+// ItemsView is every item of the proposal, area by area and option by
+// option, in their order.
+func ItemsView(p *Proposal, opts ViewOptions) []PlacedItemView {
+	out := []PlacedItemView{}
+	for i := range p.Areas {
+		a := &p.Areas[i]
+		for j := range a.Options {
+			o := &a.Options[j]
+			amounts := ItemAmounts(o.Items)
+			costs := make([]Money, len(o.Items))
+			for k := range o.Items {
+				out = append(out, PlacedItemView{AreaID: a.ID, AreaOptionID: o.ID,
+					ItemView: itemView(&o.Items[k], amounts[k], p.Currency, opts, &costs[k])})
+			}
+		}
+	}
+	return out
+}

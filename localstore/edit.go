@@ -30,9 +30,6 @@ func (s *Store) Edit(ctx context.Context, proposalID int64, m app.Mutation, env 
 	}
 	var out *app.Proposal
 	err = s.update(ctx, func(t *txn) error {
-		if err := app.FillNewIDs(m, t.nextTempID); err != nil {
-			return err
-		}
 		rec := &Record{} // a create's, until Apply gives it its ID
 		if proposalID != 0 {
 			r, ok, err := t.record(proposalID)
@@ -43,6 +40,9 @@ func (s *Store) Edit(ctx context.Context, proposalID int64, m app.Mutation, env 
 				return errNoProposal(proposalID)
 			}
 			rec = r
+		}
+		if err := app.FillNewIDs(m, rec.Local, t.nextTempID); err != nil {
+			return err
 		}
 		e, err := t.env(env.Now, env.Actor)
 		if err != nil {
