@@ -22,7 +22,6 @@ import (
 	"testing"
 	"time"
 
-
 	"proposaldesk/apiserver"
 	"proposaldesk/apiserver/apitest"
 	"proposaldesk/apiserver/demo"
