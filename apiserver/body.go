@@ -23,11 +23,11 @@ import (
 type fieldType int
 
 const (
-	fString fieldType = iota
-	fID               // a positive whole number; JSON number or numeric string
-	fBool             // JSON true/false, or "true"/"false" (any case) as text
-	fIDOrZero         // fID that may be 0 ("none")
-	fNumber           // a decimal: JSON number or numeric string, kept as its text
+	fString   fieldType = iota
+	fID                 // a positive whole number; JSON number or numeric string
+	fBool               // JSON true/false, or "true"/"false" (any case) as text
+	fIDOrZero           // fID that may be 0 ("none")
+	fNumber             // a decimal: JSON number or numeric string, kept as its text
 )
 
 type field struct {

@@ -28,8 +28,8 @@ func (m *AssignContact) Params() []Param {
 }
 
 func (m *AssignContact) Creates(*Proposal) []NewID { return nil }
-func (m *AssignContact) Writes() []Field  { return []Field{FieldCustomer, FieldCustomerLocation} }
-func (m *AssignContact) Describe() string { return "Change the customer" }
+func (m *AssignContact) Writes() []Field           { return []Field{FieldCustomer, FieldCustomerLocation} }
+func (m *AssignContact) Describe() string          { return "Change the customer" }
 
 func (m *AssignContact) Validate() error {
 	// A negative ID is a contact the desktop created offline.

@@ -27,8 +27,8 @@ func (m *AssignLocation) Params() []Param {
 }
 
 func (m *AssignLocation) Creates(*Proposal) []NewID { return nil }
-func (m *AssignLocation) Writes() []Field  { return []Field{FieldCustomerLocation} }
-func (m *AssignLocation) Describe() string { return "Change the location" }
+func (m *AssignLocation) Writes() []Field           { return []Field{FieldCustomerLocation} }
+func (m *AssignLocation) Describe() string          { return "Change the location" }
 
 func (m *AssignLocation) Validate() error {
 	// A negative ID is a location the desktop created offline.
