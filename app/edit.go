@@ -289,23 +289,17 @@ func (p Param) setNumber(v any) error {
 	var err error
 	switch t := p.target.(type) {
 	case *Money:
-		*t, err = ParseMoney(text)
+		err = parseInto(t, text, ParseMoney)
 	case **Money:
-		var m Money
-		m, err = ParseMoney(text)
-		*t = &m
+		err = parseIntoPtr(t, text, ParseMoney)
 	case *Quantity:
-		*t, err = ParseQuantity(text)
+		err = parseInto(t, text, ParseQuantity)
 	case **Quantity:
-		var q Quantity
-		q, err = ParseQuantity(text)
-		*t = &q
+		err = parseIntoPtr(t, text, ParseQuantity)
 	case *Rate:
-		*t, err = ParseRate(text)
+		err = parseInto(t, text, ParseRate)
 	case **Rate:
-		var r Rate
-		r, err = ParseRate(text)
-		*t = &r
+		err = parseIntoPtr(t, text, ParseRate)
 	default:
 		panic(fmt.Sprintf("bug: param %s has an unsupported target %T", p.Name, p.target))
 	}
@@ -314,6 +308,23 @@ func (p Param) setNumber(v any) error {
 		return Invalid(p.Name, "must be a number with at most %d decimal places", places)
 	}
 	return nil
+}
+
+// parseInto and parseIntoPtr write a parsed value only when it parses.
+func parseInto[T any](dst *T, text string, parse func(string) (T, error)) error {
+	v, err := parse(text)
+	if err == nil {
+		*dst = v
+	}
+	return err
+}
+
+func parseIntoPtr[T any](dst **T, text string, parse func(string) (T, error)) error {
+	v, err := parse(text)
+	if err == nil {
+		*dst = &v
+	}
+	return err
 }
 
 // idTarget is the ID the param binds, if it is a set ID.

@@ -235,8 +235,24 @@ func fixtureMutations() []app.Mutation {
 		&app.AssignContact{ID: fixtureProposalID, ContactID: contactOnePrimary},
 		&app.AssignLocation{ID: fixtureProposalID, LocationID: locNY},
 		&app.ChangeStatus{ID: fixtureProposalID, Status: app.StatusSubmitted},
+		// The content edits, after the 11 kinds of the first version (the
+		// golden encoding file keeps their order).
+		&app.AddItem{ID: fixtureProposalID, OptionID: kitchenOptionID, ItemType: ptr(app.ItemLabor), Name: ptr("Install"),
+			SellPrice: ptr(app.MustMoney("95.00")), Quantity: ptr(app.MustQuantity("2.5"))},
+		&app.ChangeItem{ID: fixtureProposalID, ItemID: 801, Quantity: ptr(app.MustQuantity("3")), SellPrice: ptr(app.MustMoney("110.00"))},
+		&app.RemoveItem{ID: fixtureProposalID, ItemID: 801},
+		&app.RenameArea{ID: fixtureProposalID, AreaID: kitchenAreaID, Name: "Chef's kitchen"},
+		&app.RemoveArea{ID: fixtureProposalID, AreaID: kitchenAreaID},
+		&app.RemoveOption{ID: fixtureProposalID, OptionID: theaterOption1 + 2},
+		&app.SetOptionStatus{ID: fixtureProposalID, OptionID: kitchenOptionID, Status: app.OptionSelected},
+		&app.SetPricing{ID: fixtureProposalID, DiscountType: ptr(app.DiscountPercentage), DiscountPercentage: ptr(app.MustRate("10"))},
+		&app.SetArchived{ID: fixtureProposalID, IsArchived: true},
+		&app.CopyProposal{ID: fixtureProposalID, Name: ptr("Lake house, copy")},
 	}
 }
+
+// firstVersionKinds is how many of fixtureMutations the first version had.
+const firstVersionKinds = 11
 
 // fixtureTarget is the proposal a fixture mutation applies to, in the
 // given status: nil for a create, one with a contact for a location.

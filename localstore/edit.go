@@ -52,6 +52,11 @@ func (s *Store) Edit(ctx context.Context, proposalID int64, m app.Mutation, env 
 		if err != nil {
 			return err
 		}
+		if next.ID != rec.ID && proposalID != 0 {
+			// The edit made another proposal (a copy): a record of its
+			// own, with no server copy yet; the source is unchanged.
+			rec = &Record{}
+		}
 		rec.ID, rec.Local = next.ID, next
 		raw, err := app.EncodeMutation(m)
 		if err != nil {

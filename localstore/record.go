@@ -155,6 +155,15 @@ func (t *txn) rebuild(pid int64) error {
 		if err != nil {
 			return err
 		}
+		if view == nil && m.ProposalID() != 0 && m.ProposalID() != pid {
+			// A proposal made from another (a copy): replay it on the
+			// source's local view.
+			if src, ok, err := t.record(m.ProposalID()); err != nil {
+				return err
+			} else if ok {
+				view = src.Local
+			}
+		}
 		next, aerr := app.Apply(view, m, env)
 		if aerr != nil {
 			markFailed(e, aerr)
