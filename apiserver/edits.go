@@ -176,7 +176,7 @@ func ApplyEdit(tx store.Tx, actor app.User, now time.Time, m app.Mutation, check
 
 // EditEnv is the rule engine's environment for a write in tx.
 func EditEnv(tx store.Tx, actor app.User, now time.Time) app.Env {
-	return app.Env{
+	env := app.Env{
 		Now:        now,
 		Actor:      actor,
 		Account:    tx.Account().AppAccount(),
@@ -184,4 +184,8 @@ func EditEnv(tx store.Tx, actor app.User, now time.Time) app.Env {
 		NewID:      tx.NextID,
 		NextNumber: tx.NextNumber,
 	}
+	if c, ok := tx.(app.Catalog); ok { // a store that keeps the catalog
+		env.Catalog = c
+	}
+	return env
 }

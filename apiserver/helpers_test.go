@@ -70,6 +70,8 @@ type tacct struct {
 	// bare has no location.
 	contact, bare int64
 	loc, loc2     int64
+	// item is the draft's speaker.
+	item int64
 	// draft is a Draft proposal with an area "Kitchen" (one option,
 	// holding an item with a cost); locked is Accepted with two change
 	// orders.
@@ -193,7 +195,8 @@ func (e *tenv) account(name string, expiry time.Time) *tacct {
 		if err != nil {
 			return err
 		}
-		p.Areas[0].Options[0].Items = []app.Item{{ID: tx.NextID(), ItemType: app.ItemPart, Name: "Speaker",
+		a.item = tx.NextID()
+		p.Areas[0].Options[0].Items = []app.Item{{ID: a.item, ItemType: app.ItemPart, Name: "Speaker",
 			SellPrice: app.MustMoney("100.00"), Cost: &cost, Quantity: app.MustQuantity("2")}}
 		return tx.PutProposal(p)
 	})
@@ -254,27 +257,14 @@ func (e *tenv) update(accountID int64, fn func(tx store.Tx) error) {
 	}
 }
 
-// apply runs a mutation through app.Apply as the account's admin.
+// apply runs a mutation as the account's admin, through the server's own
+// write path.
 func (e *tenv) apply(a *tacct, p *app.Proposal, m app.Mutation) *app.Proposal {
 	e.t.Helper()
 	var next *app.Proposal
-	e.update(a.acct.ID, func(tx store.Tx) error {
-		var cur *app.Proposal
-		if m.ProposalID() != 0 {
-			var err error
-			if cur, err = tx.Proposal(m.ProposalID()); err != nil {
-				return err
-			}
-		}
-		var err error
-		next, err = app.Apply(cur, m, app.Env{
-			Now: time.Now(), Actor: a.admin.rec.User, Account: tx.Account().AppAccount(),
-			Directory: tx, NewID: tx.NextID, NextNumber: tx.NextNumber,
-		})
-		if err != nil {
-			return err
-		}
-		return tx.PutProposal(next)
+	e.update(a.acct.ID, func(tx store.Tx) (err error) {
+		next, err = ApplyEdit(tx, a.admin.rec.User, time.Now(), m, nil)
+		return err
 	})
 	return next
 }
