@@ -113,6 +113,7 @@ func (m *CopyProposal) apply(p *Proposal, env *Env) error {
 	}
 	p.Name = name
 	p.Version = 0
+	p.FieldVersions = nil
 	p.Status = StatusDraft
 	p.Archived = false
 	p.Customer = nil
