@@ -75,10 +75,11 @@ func (d *demoAPI) do(c call) []byte {
 		path = c.pattern
 	}
 	var body io.Reader
+	var b []byte
 	ct := ""
 	if c.body != nil {
-		b, err := json.Marshal(c.body)
-		if err != nil {
+		var err error
+		if b, err = json.Marshal(c.body); err != nil {
 			d.t.Fatal(err)
 		}
 		body, ct = bytes.NewReader(b), "application/json"
@@ -107,6 +108,9 @@ func (d *demoAPI) do(c call) []byte {
 		d.t.Fatal(err)
 	}
 	where := fmt.Sprintf("%s %s", c.method, path)
+	if c.body != nil && c.want < 300 {
+		d.checkRequest(where, c, b)
+	}
 	if resp.StatusCode != c.want {
 		d.t.Fatalf("%s: status %d, want %d: %s", where, resp.StatusCode, c.want, raw)
 	}
@@ -114,16 +118,43 @@ func (d *demoAPI) do(c call) []byte {
 	return raw
 }
 
-// checkResponse finds the route's documented response for the status and
-// checks the real one against it.
-func (d *demoAPI) checkResponse(where string, c call, h http.Header, raw []byte) {
+// operation is the document's operation of c's route.
+func (d *demoAPI) operation(c call) map[string]any {
 	d.t.Helper()
 	ops, _ := d.schema.doc["paths"].(map[string]any)[c.pattern].(map[string]any)
 	op, _ := ops[strings.ToLower(c.method)].(map[string]any)
 	if op == nil {
-		d.t.Fatalf("%s: the document has no %s %s", where, c.method, c.pattern)
+		d.t.Fatalf("the document has no %s %s", c.method, c.pattern)
 	}
-	resp, _ := op["responses"].(map[string]any)[fmt.Sprint(c.want)].(map[string]any)
+	return op
+}
+
+// checkRequest checks the body the test sends against the route's
+// documented request body, so the document's field names and types are
+// the ones the server accepted.
+func (d *demoAPI) checkRequest(where string, c call, body []byte) {
+	d.t.Helper()
+	rb, _ := d.operation(c)["requestBody"].(map[string]any)
+	if rb == nil {
+		d.t.Fatalf("%s: the document has no request body", where)
+	}
+	schema := rb["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var val any
+	if err := dec.Decode(&val); err != nil {
+		d.t.Fatal(err)
+	}
+	for _, e := range d.schema.check("request", schema, val) {
+		d.t.Errorf("%s: %s", where, e)
+	}
+}
+
+// checkResponse finds the route's documented response for the status and
+// checks the real one against it.
+func (d *demoAPI) checkResponse(where string, c call, h http.Header, raw []byte) {
+	d.t.Helper()
+	resp, _ := d.operation(c)["responses"].(map[string]any)[fmt.Sprint(c.want)].(map[string]any)
 	if resp == nil {
 		d.t.Fatalf("%s: the document has no %d response", where, c.want)
 	}
