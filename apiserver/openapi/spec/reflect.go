@@ -150,13 +150,17 @@ func (r *reflector) ofPointer(t reflect.Type) (*obj, error) {
 func (r *reflector) object(t reflect.Type, fields map[string]any) (*obj, error) {
 	props := o()
 	var base string
-	if err := r.collect(t, props, &base, fields); err != nil {
+	optional := map[string]bool{}
+	if err := r.collect(t, props, &base, optional, fields); err != nil {
 		return nil, err
 	}
-	own := o("type", "object", "properties", props, "required", props.keys)
-	if len(props.keys) == 0 {
-		own.set("required", []string{})
+	required := []string{}
+	for _, k := range props.keys {
+		if !optional[k] {
+			required = append(required, k)
+		}
 	}
+	own := o("type", "object", "properties", props, "required", required)
 	for name := range fields {
 		if _, ok := props.vals[name]; !ok {
 			return nil, fmt.Errorf("%s: a description names field %q, which the type does not have", t, name)
@@ -168,7 +172,9 @@ func (r *reflector) object(t reflect.Type, fields map[string]any) (*obj, error) 
 	return own, nil
 }
 
-func (r *reflector) collect(t reflect.Type, props *obj, base *string, fields map[string]any) error {
+// collect adds t's fields to props; optional gets those encoding/json may
+// leave out (omitempty, omitzero).
+func (r *reflector) collect(t reflect.Type, props *obj, base *string, optional map[string]bool, fields map[string]any) error {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if !f.IsExported() {
@@ -178,13 +184,13 @@ func (r *reflector) collect(t reflect.Type, props *obj, base *string, fields map
 		if tag == "-" {
 			continue
 		}
-		name, _, _ := strings.Cut(tag, ",")
+		name, opts, _ := strings.Cut(tag, ",")
 		if f.Anonymous && name == "" {
 			if n, ok := r.names[f.Type]; ok && *base == "" && i == 0 {
 				*base = n
 				continue
 			}
-			if err := r.collect(f.Type, props, base, fields); err != nil {
+			if err := r.collect(f.Type, props, base, optional, fields); err != nil {
 				return err
 			}
 			continue
@@ -197,6 +203,9 @@ func (r *reflector) collect(t reflect.Type, props *obj, base *string, fields map
 			return fmt.Errorf("%s.%s: %w", t, f.Name, err)
 		}
 		props.set(name, s)
+		if strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,") {
+			optional[name] = true
+		}
 	}
 	return nil
 }
@@ -211,9 +220,6 @@ func (r *reflector) field(t reflect.Type, over any) (*obj, error) {
 		s, err := r.ofType(t)
 		if err != nil {
 			return nil, err
-		}
-		if _, isRef := s.vals["$ref"]; isRef {
-			return s.with("description", v), nil
 		}
 		return s.with("description", v), nil
 	case nil:
