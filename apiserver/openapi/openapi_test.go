@@ -219,6 +219,12 @@ func TestDocumentMatchesRoutes(t *testing.T) {
 		if op.Operation != string(r.Operation) {
 			t.Errorf("%s: x-operation %q, route says %q", k, op.Operation, r.Operation)
 		}
+		if r.Edit != "" {
+			m, _ := app.NewMutation(r.Edit)
+			if op.OperationID != m.Route().Name {
+				t.Errorf("%s: operationId %q, edit %s says %q", k, op.OperationID, r.Edit, m.Route().Name)
+			}
+		}
 	}
 	for k := range inDoc {
 		if _, ok := inRoutes[k]; !ok {
