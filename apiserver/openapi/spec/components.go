@@ -8,6 +8,7 @@ var pathParams = []struct{ name, doc string }{
 	{"ChangeOrderId", "Change order ID (of the proposal)."},
 	{"AreaId", "Area ID (of the proposal)."},
 	{"AreaOptionId", "Option ID; must belong to the proposal."},
+	{"ItemId", "Item ID; must belong to the proposal."},
 	{"ContactId", "Contact (person) ID of the same account."},
 	{"LocationId", "Location ID; must belong to the proposal's contact."},
 	{"PersonId", "Person (contact) ID."},

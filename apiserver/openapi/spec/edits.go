@@ -97,6 +97,15 @@ func paramSchema(p app.Param, enums []enum) (*obj, error) {
 	switch p.Type {
 	case app.ParamID:
 		s = pathID()
+		if p.ZeroID {
+			s.set("minimum", 0)
+		}
+	case app.ParamInt:
+		s = o("type", "integer", "format", "int64", "minimum", 0)
+	case app.ParamMoney, app.ParamQuantity, app.ParamPercent:
+		// A JSON number (or its text in a form); more decimals than the
+		// type holds is 400, never rounded.
+		s = o("type", "number")
 	case app.ParamBool:
 		s = boolean()
 	case app.ParamText:

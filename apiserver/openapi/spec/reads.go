@@ -113,6 +113,9 @@ func readDocs() map[string]opDoc {
 		"GET /public/proposals/{ProposalId}/changeorders": {id: "listChangeOrders", summary: "List change orders (8)",
 			doc: "The proposal's change orders as a bare array, in creation order ([] when none).",
 			ok:  jsonOK(arr(ref("ChangeOrderSummary")), "The change orders."), errors: []string{"NotFound"}},
+		"GET /public/proposals/{ProposalId}/items": {id: "listItems", summary: "List a proposal's items (extension)", tags: []string{"Extensions"},
+			doc: "Every item of the proposal as a bare array, area by area and option by option in their order, each with its areaId and areaOptionId beside the item fields of the detail. Costs are null for users without ViewCosts.",
+			ok:  jsonOK(arr(ref("PlacedItem")), "The items.", "ETag", etagHeader, "Last-Modified", lastModHeader), errors: []string{"NotFound"}},
 		"GET /authenticate/apikeyexchange": {id: "apiKeyExchange", summary: "Key exchange (15)", tags: []string{"Authentication"}, exchange: true,
 			doc: "Exchanges a user name and password for a user API key (meta.apiKey). Signed like every request but with an empty X-MSS-API-USERKEY. UserName matches in any letter case. Rate-limited per user name and per client address after repeated failures (429 with Retry-After). Unknown users and wrong passwords are indistinguishable.",
 			query: []*obj{

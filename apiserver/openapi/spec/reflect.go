@@ -116,10 +116,14 @@ func (r *reflector) ofType(t reflect.Type) (*obj, error) {
 		}
 		return arr(items), nil
 	case reflect.Map:
-		if t.Key().Kind() != reflect.String || t.Elem().Kind() != reflect.String {
-			return nil, fmt.Errorf("map type %s: only map[string]string is described", t)
+		if t.Key().Kind() != reflect.String {
+			return nil, fmt.Errorf("map type %s: only maps with string keys are described", t)
 		}
-		return o("type", "object", "additionalProperties", str()), nil
+		values, err := r.ofType(t.Elem())
+		if err != nil {
+			return nil, fmt.Errorf("map type %s: %w", t, err)
+		}
+		return o("type", "object", "additionalProperties", values), nil
 	case reflect.Interface:
 		return o(), nil
 	case reflect.Struct:

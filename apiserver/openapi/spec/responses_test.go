@@ -246,6 +246,7 @@ func TestDemoResponsesMatchSchemas(t *testing.T) {
 		det := decode[app.ProposalDetail](t, d.do(call{method: "GET", pattern: "/public/proposals/{ProposalId}", path: pp, key: admin, want: 200}))
 		d.do(call{method: "GET", pattern: "/public/proposals/{ProposalId}", path: pp, key: viewer, want: 200})
 		d.do(call{method: "GET", pattern: "/public/proposals/{ProposalId}/changeorders", path: pp + "/changeorders", key: admin, want: 200})
+		d.do(call{method: "GET", pattern: "/public/proposals/{ProposalId}/items", path: pp + "/items", key: viewer, want: 200})
 		for _, co := range det.ChangeOrders {
 			d.do(call{method: "GET", pattern: "/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}",
 				path: fmt.Sprintf("%s/changeorders/%d", pp, co.ID), key: admin, want: 200})
@@ -272,8 +273,28 @@ func TestDemoResponsesMatchSchemas(t *testing.T) {
 	pp := fmt.Sprintf("/public/proposals/%d", created.ID)
 	withArea := decode[app.ProposalDetail](t, d.do(call{method: "POST", pattern: "/public/proposals/{ProposalId}/area", path: pp + "/area", key: admin, want: 200,
 		body: map[string]any{"Name": "Media room"}}))
-	d.do(call{method: "POST", pattern: "/public/proposals/{ProposalId}/area/{AreaId}/option", key: admin, want: 200,
-		path: fmt.Sprintf("%s/area/%d/option", pp, withArea.Areas[0].ID), body: map[string]any{"ClientDescription": "Premium"}})
+	withOption := decode[app.ProposalDetail](t, d.do(call{method: "POST", pattern: "/public/proposals/{ProposalId}/area/{AreaId}/option", key: admin, want: 200,
+		path: fmt.Sprintf("%s/area/%d/option", pp, withArea.Areas[0].ID), body: map[string]any{"ClientDescription": "Premium"}}))
+	// The content edits.
+	opt, opt2 := withOption.Areas[0].Options[0].ID, withOption.Areas[0].Options[1].ID
+	withItem := decode[app.ProposalDetail](t, d.do(call{method: "POST", pattern: "/public/proposals/{ProposalId}/area-options/{AreaOptionId}/items",
+		path: fmt.Sprintf("%s/area-options/%d/items", pp, opt), key: admin, want: 200,
+		body: map[string]any{"ItemType": "Part", "Name": "Cable", "SellPrice": 4.99, "Quantity": 2}}))
+	item := withItem.Areas[0].Options[0].Items[0].ID
+	d.do(call{method: "POST", pattern: "/public/proposals/{ProposalId}/items/{ItemId}", path: fmt.Sprintf("%s/items/%d", pp, item),
+		key: admin, want: 200, body: map[string]any{"Quantity": 3, "ClientNote": "White"}})
+	d.do(call{method: "GET", pattern: "/public/proposals/{ProposalId}/items", path: pp + "/items", key: admin, want: 200})
+	d.do(call{method: "POST", pattern: "/public/proposals/{ProposalId}/area-options/{AreaOptionId}/status",
+		path: fmt.Sprintf("%s/area-options/%d/status", pp, opt), key: admin, want: 200, body: map[string]any{"Status": "Selected"}})
+	d.do(call{method: "POST", pattern: "/public/proposals/{ProposalId}/pricing", path: pp + "/pricing", key: admin, want: 200,
+		body: map[string]any{"PartsDiscountType": "Percentage", "PartsDiscountPercentage": 5}})
+	d.do(call{method: "POST", pattern: "/public/proposals/{ProposalId}/area/{AreaId}", path: fmt.Sprintf("%s/area/%d", pp, withArea.Areas[0].ID),
+		key: admin, want: 200, body: map[string]any{"Name": "Theater"}})
+	d.do(call{method: "POST", pattern: "/public/proposals/{ProposalId}/copy", path: pp + "/copy", key: admin, want: 200,
+		body: map[string]any{"Name": "Theater, again"}})
+	d.do(call{method: "DELETE", pattern: "/public/proposals/{ProposalId}/items/{ItemId}", path: fmt.Sprintf("%s/items/%d", pp, item), key: admin, want: 200})
+	d.do(call{method: "DELETE", pattern: "/public/proposals/{ProposalId}/area-options/{AreaOptionId}",
+		path: fmt.Sprintf("%s/area-options/%d", pp, opt2), key: admin, want: 200})
 	d.do(call{method: "POST", pattern: "/public/proposals/{ProposalId}/contact/{ContactId}", key: admin, want: 204,
 		path: fmt.Sprintf("%s/contact/%d", pp, withLocation)})
 	d.do(call{method: "POST", pattern: "/public/proposals/{ProposalId}/status", path: pp + "/status", key: admin, want: 200,

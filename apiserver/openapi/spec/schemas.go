@@ -145,9 +145,11 @@ func schemas() ([]named, error) {
 		{name: "PaymentSchedule", typ: typeOf[app.PaymentScheduleView]()},
 		{name: "PaymentRequest", typ: typeOf[app.PaymentRequest]()},
 		{name: "ChangeOrderSummary", typ: typeOf[app.ChangeOrderSummary]()},
+		{name: "PlacedItem", typ: typeOf[app.PlacedItemView](), doc: "An item with the area and option it is in (GET .../items)."},
 		{name: "ProposalDetail", typ: typeOf[app.ProposalDetail](), fields: withDocumentFields(map[string]any{
-			"isArchived": "Extension: the archive flag (list filter IsArchive).",
-			"version":    "Extension: counts committed writes; the ETag is \"<version>\".",
+			"isArchived":    "Extension: the archive flag (list filter IsArchive).",
+			"version":       "Extension: counts committed writes; the ETag is \"<version>\".",
+			"fieldVersions": "Extension: for each field an edit wrote (\"name\", \"status\", \"options/12/clientDescription\", \"items/34/quantity\", …), the version that wrote it last. A sync client compares it with its base copy to see a change that came back to the old value (A→B→A).",
 		})},
 		{name: "ChangeOrderDetail", typ: typeOf[app.ChangeOrderDetail](), fields: withDocumentFields(nil),
 			doc: "Same shape as ProposalDetail without changeOrders, isArchived and version, with the change-order financial summary. Change orders are read-only through this API."},
