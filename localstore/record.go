@@ -3,6 +3,7 @@ package localstore
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"proposaldesk/app"
@@ -135,7 +136,8 @@ func (t *txn) rebuild(pid int64) error {
 		return t.putRecord(rec, entries)
 	}
 	view := rec.Server
-	skipped := map[uint64]bool{}
+	prev := rec.Local // holds the pending edits' effects
+	skipped, settled := map[uint64]bool{}, map[uint64]bool{}
 	for _, e := range entries {
 		if e.State == StateFailed || e.State == StateConflict {
 			skipped[e.Seq] = true
@@ -165,6 +167,15 @@ func (t *txn) rebuild(pid int64) error {
 			}
 		}
 		next, aerr := app.Apply(view, m, env)
+		if aerr != nil && app.Settled(m, prev, view) {
+			// The server copy already has what the edit did (another
+			// laptop made the same move): it is done, not refused.
+			if err := t.deleteEntry(e); err != nil {
+				return err
+			}
+			settled[e.Seq] = true
+			continue
+		}
 		if aerr != nil {
 			markFailed(e, aerr)
 			skipped[e.Seq] = true
@@ -180,6 +191,9 @@ func (t *txn) rebuild(pid int64) error {
 				return err
 			}
 		}
+	}
+	if len(settled) > 0 {
+		entries = slices.DeleteFunc(entries, func(e *Entry) bool { return settled[e.Seq] })
 	}
 	if view == nil {
 		if len(entries) == 0 {

@@ -37,3 +37,40 @@ func TestEngineChangeThatCameBackIsAConflict(t *testing.T) {
 		t.Fatalf("field versions %v at version %d", g.FieldVersions, g.Version)
 	}
 }
+
+// Two laptops make the same move offline (both submit the proposal, both
+// remove the same item): the second push finds the effect already on the
+// server and settles as done, not as refused.
+func TestEngineSameMoveTwiceSettles(t *testing.T) {
+	s := startReal(t)
+	p := serverDraft(t, s, "Same move")
+	opt := p.Areas[0].Options[0].ID
+	direct := s.signedIn(t, s.URL, app.RoleAdmin)
+	res, err := direct.Do(bg, &app.AddItem{ID: p.ID, OptionID: opt, ItemType: ptrTo(app.ItemPart), Name: strp("Cable")}, WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := res.Proposal.Areas[0].Options[0].Items[0].ID
+	a := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+	b := s.newDesk(t, s.URL, app.RoleAdmin, nil, nil)
+	a.sync(t)
+	b.sync(t)
+	for _, d := range []*desk{a, b} {
+		d.edit(t, p.ID, &app.ChangeStatus{ID: p.ID, Status: app.StatusSubmitted})
+		d.edit(t, p.ID, &app.RemoveItem{ID: p.ID, ItemID: item})
+	}
+	a.sync(t)
+	b.sync(t)
+	for name, d := range map[string]*desk{"a": a, "b": b} {
+		if st := d.eng.State(); st.Pending+st.Failed+st.Conflicts != 0 {
+			t.Fatalf("%s: state %+v, want every edit settled", name, st)
+		}
+	}
+	g := serverProposal(t, s, p.ID)
+	if g.Status != app.StatusSubmitted || len(g.Areas[0].Options[0].Items) != 0 {
+		t.Fatalf("server: %s, %d items", g.Status, len(g.Areas[0].Options[0].Items))
+	}
+	if rec, _ := b.st.Record(p.ID); rec.Local.Version != g.Version {
+		t.Fatalf("b's view is at version %d, the server's %d", rec.Local.Version, g.Version)
+	}
+}
