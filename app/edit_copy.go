@@ -15,8 +15,11 @@ type CopyProposal struct {
 }
 
 const KindCopyProposal MutationKind = "copyProposal"
+const OpCopyProposal Operation = "CopyProposal"
 
-func init() { registerKind(func() Mutation { return &CopyProposal{} }) }
+func init() {
+	registerKind(func() Mutation { return &CopyProposal{} }, allowedWhenLocked)
+}
 
 func (m *CopyProposal) Kind() MutationKind   { return KindCopyProposal }
 func (m *CopyProposal) Operation() Operation { return OpCopyProposal }
