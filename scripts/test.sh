@@ -7,6 +7,11 @@ cd "$(dirname "$0")/.."
 
 fuzztime="${FUZZTIME:-10s}"
 
+# The PDF tests read their documents back with pdftotext; here a missing
+# pdftotext fails them instead of skipping (scripts/setup-debian.sh
+# installs poppler-utils).
+export PD_REQUIRE_PDFTOTEXT=1
+
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
