@@ -2,8 +2,6 @@ package main
 
 import (
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -43,7 +41,11 @@ func TestServerLinksNoDesktopCode(t *testing.T) {
 // the go command of this toolchain lists them.
 func goListDeps(t *testing.T, pkg string) map[string]bool {
 	t.Helper()
-	out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", pkg).Output()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is needed to list the server's dependencies: %v", err)
+	}
+	out, err := exec.Command(goCmd, "list", "-deps", pkg).Output()
 	if err != nil {
 		t.Fatalf("go list -deps %s: %v", pkg, err)
 	}
