@@ -81,8 +81,6 @@ func joinPath(a, b string) string {
 	return a + "." + b
 }
 
-func contactShape() shape { return shape{"": specContact} }
-
 func changeOrderSummaryShape() shape {
 	return shape{"": specChangeOrderSummary, "total": "changeOrderTotal:n currency:o",
 		"total.currency": specCurrency, "customer": specContact}

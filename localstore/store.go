@@ -11,6 +11,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"proposaldesk/app"
 )
@@ -87,7 +88,7 @@ func OpenWith(path string, o Options) (*Store, error) {
 		target = o.schema
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, NoSync: o.NoSync})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("%w (%s); close the other window of Proposal Desk", ErrLocked, path)
 	}
 	if err != nil {

@@ -207,8 +207,7 @@ func (v *proposalView) newLocation(contactID int64) {
 	form := widget.NewForm(widget.NewFormItem("Street", street), widget.NewFormItem("Suite", suite),
 		widget.NewFormItem("City", city), widget.NewFormItem("State", state), widget.NewFormItem("Postal code", zip),
 		widget.NewFormItem("", primary))
-	var dl dialog.Dialog
-	dl = dialog.NewCustomConfirm("New location", "Create and use", "Cancel",
+	dl := dialog.NewCustomConfirm("New location", "Create and use", "Cancel",
 		container.New(layout.NewGridWrapLayout(fyne.NewSize(440, 320)), container.NewVBox(form, msg)), func(ok bool) {
 			if !ok {
 				return

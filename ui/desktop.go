@@ -77,8 +77,6 @@ type Desktop struct {
 	exportBtn     *widget.Button
 	exportHint    *hoverHint
 	menuExport    []*fyne.MenuItem
-	// saveWindow debounces remembering the window size.
-	sizeTimer *time.Timer
 }
 
 // session is one signed-in user on one server.

@@ -414,14 +414,6 @@ func TestDemoLogin(t *testing.T) {
 	}
 }
 
-func TestFormatMoney(t *testing.T) {
-	for in, want := range map[string]string{"0": "$0.00", "1234567.5": "$1,234,567.50", "-12.34": "−$12.34", "999": "$999.00"} {
-		if got := formatMoney(app.MustMoney(in), app.USD); got != want {
-			t.Errorf("%s: %q, want %q", in, got, want)
-		}
-	}
-}
-
 type newAreaInput struct {
 	entry  *plainEntry
 	button *widget.Button

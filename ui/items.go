@@ -60,9 +60,9 @@ func (v *proposalView) areas(locked func(app.Operation) bool) []fyne.CanvasObjec
 			})
 			in.SetMinRowsVisible(2)
 			in.SetPlaceHolder("Notes for the installers (internal)")
-			total := fmt.Sprintf("Option total %s", formatMoney(ov.Total, cur))
+			total := fmt.Sprintf("Option total %s", app.FormatMoney(ov.Total, cur))
 			if ov.TotalRecurringService != 0 {
-				total += fmt.Sprintf(" · recurring %s", formatMoney(ov.TotalRecurringService, cur))
+				total += fmt.Sprintf(" · recurring %s", app.FormatMoney(ov.TotalRecurringService, cur))
 			}
 			optBox := container.NewVBox(
 				widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -142,15 +142,15 @@ func itemsTable(items []app.ItemView, cur app.Currency, costs bool) fyne.CanvasO
 		if it.Total.IsCombinedPrice {
 			name += "  (bundle price)"
 		}
-		cells := []string{name, it.Quantity.String(), formatMoney(it.SellPrice, cur)}
+		cells := []string{name, it.Quantity.String(), app.FormatMoney(it.SellPrice, cur)}
 		if costs {
 			c := "—"
 			if it.Cost != nil {
-				c = formatMoney(*it.Cost, cur)
+				c = app.FormatMoney(*it.Cost, cur)
 			}
 			cells = append(cells, c)
 		}
-		cells = append(cells, formatMoney(it.Total.Amount, cur))
+		cells = append(cells, app.FormatMoney(it.Total.Amount, cur))
 		rows = append(rows, mk(cells, false))
 	}
 	return container.NewVBox(rows...)
@@ -220,9 +220,9 @@ func (v *proposalView) refreshSummary() {
 		if !l.show {
 			continue
 		}
-		objs = append(objs, summaryLine(l.label, formatMoney(l.m, cur), false))
+		objs = append(objs, summaryLine(l.label, app.FormatMoney(l.m, cur), false))
 	}
-	objs = append(objs, widget.NewSeparator(), summaryLine("Total", formatMoney(fs.ProposalTotal, cur), true))
+	objs = append(objs, widget.NewSeparator(), summaryLine("Total", app.FormatMoney(fs.ProposalTotal, cur), true))
 	v.summary.Objects = objs
 	v.summary.Refresh()
 }
@@ -239,7 +239,7 @@ func (v *proposalView) changeOrders() fyne.CanvasObject {
 		co := &v.p.ChangeOrders[i]
 		sum := app.ChangeOrderSummaryView(co)
 		text := fmt.Sprintf("Change order %d · %s · %s · %s", co.Number, co.Name, co.Status,
-			formatMoney(sum.Total.ChangeOrderTotal, sum.Total.Currency))
+			app.FormatMoney(sum.Total.ChangeOrderTotal, sum.Total.Currency))
 		box.Add(widget.NewButton(text, func() { v.showChangeOrder(co) }))
 	}
 	return widget.NewCard("Change orders", "read-only", box)
@@ -266,9 +266,9 @@ func (v *proposalView) showChangeOrder(co *app.ChangeOrder) {
 		objs = append(objs, widget.NewCard(a.Name, "", box))
 	}
 	fs := cv.FinancialSummary
-	objs = append(objs, summaryLine("Subtotal", formatMoney(fs.ChangeOrderSubtotal, cur), false),
-		summaryLine("Sales tax", formatMoney(fs.SalesTax.Total, cur), false),
-		summaryLine("Change order total", formatMoney(fs.ChangeOrderTotal, cur), true))
+	objs = append(objs, summaryLine("Subtotal", app.FormatMoney(fs.ChangeOrderSubtotal, cur), false),
+		summaryLine("Sales tax", app.FormatMoney(fs.SalesTax.Total, cur), false),
+		summaryLine("Change order total", app.FormatMoney(fs.ChangeOrderTotal, cur), true))
 	content := container.NewVScroll(container.NewVBox(objs...))
 	dl := dialog.NewCustom(fmt.Sprintf("Change order %d: %s", co.Number, co.Name), "Close",
 		container.New(layout.NewGridWrapLayout(fyne.NewSize(720, 480)), content), v.d.win)

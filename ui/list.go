@@ -211,7 +211,7 @@ func (r *row) show(it *localstore.ListItem, selected bool) {
 	seg := r.sub.Segments[0].(*widget.TextSegment)
 	seg.Text, seg.Style.ColorName = client+" · "+string(it.Status), subColor(selected)
 	r.sub.Refresh()
-	r.total.SetText(formatMoney(it.Total, it.Currency))
+	r.total.SetText(app.FormatMoney(it.Total, it.Currency))
 	text, imp := badgeOf(it)
 	r.badge.SetText(text)
 	r.badge.Importance = imp

@@ -18,17 +18,16 @@ import (
 // signInForm connects to a server (a connection file, or its base URL,
 // app ID and secret) and signs in with email and password.
 type signInForm struct {
-	d                   *Desktop
-	conn                *syncer.Connection
-	baseURL, appID      *plainEntry
-	secret              *plainEntry
-	email, password     *plainEntry
-	button, importBtn   *widget.Button
-	message             *widget.Label
-	busy                *widget.ProgressBarInfinite
-	content             fyne.CanvasObject
-	submitting          bool
-	secretFromSavedConn bool
+	d                 *Desktop
+	conn              *syncer.Connection
+	baseURL, appID    *plainEntry
+	secret            *plainEntry
+	email, password   *plainEntry
+	button, importBtn *widget.Button
+	message           *widget.Label
+	busy              *widget.ProgressBarInfinite
+	content           fyne.CanvasObject
+	submitting        bool
 }
 
 func (d *Desktop) showSignIn(saved *savedSession) {

@@ -61,7 +61,7 @@ const (
 
 func installerArea(p *pdf, a *app.AreaView) {
 	p.heading(a.Name, 50)
-	counted := countedIndex(a.Options)
+	counted := a.CountedIndex()
 	for i := range a.Options {
 		o := &a.Options[i]
 		label := "Option " + app.FormatID(int64(i+1)) + " · " + string(o.Status)

@@ -1,4 +1,4 @@
-package syncer
+package apiclient
 
 import (
 	"bytes"
@@ -13,7 +13,8 @@ import (
 	"proposaldesk/app"
 )
 
-// The read endpoints and the key exchange. Writes are in mutations.go.
+// The read endpoints and the key exchange. The proposal writes are the
+// sync package's (sync/mutations.go), sent through Client.Send.
 
 // ExchangeResult is the key exchange's answer.
 type ExchangeResult struct {
@@ -64,18 +65,18 @@ type exchangeBody struct {
 
 // Exchange trades an email and password for a user API key (operation
 // 15), signed with an empty user key. On success the client signs every
-// later request with the new key; store it with Keyring.Save.
+// later request with the new key; store it (the desktop uses its Keyring).
 func (c *Client) Exchange(ctx context.Context, email, password string) (ExchangeResult, error) {
-	resp, err := c.send(ctx, call{
-		method:    http.MethodGet,
-		path:      "/authenticate/apikeyexchange",
-		query:     url.Values{"UserName": {email}, "Password": {password}},
-		anonymous: true,
+	resp, err := c.Send(ctx, Call{
+		Method:    http.MethodGet,
+		Path:      "/authenticate/apikeyexchange",
+		Query:     url.Values{"UserName": {email}, "Password": {password}},
+		Anonymous: true,
 	})
 	if err != nil {
 		return ExchangeResult{}, err
 	}
-	b, err := decode[exchangeBody](resp, "key exchange")
+	b, err := Decode[exchangeBody](resp, "key exchange")
 	if err != nil {
 		return ExchangeResult{}, err
 	}
@@ -148,11 +149,11 @@ func setInt(v url.Values, name string, n int) {
 
 // ListProposals is operation 1: one page of the account's proposals.
 func (c *Client) ListProposals(ctx context.Context, q ProposalQuery) (app.ListResponse, error) {
-	resp, err := c.send(ctx, call{method: http.MethodGet, path: "/public/proposals", query: q.Values()})
+	resp, err := c.Send(ctx, Call{Method: http.MethodGet, Path: "/public/proposals", Query: q.Values()})
 	if err != nil {
 		return app.ListResponse{}, err
 	}
-	return decode[app.ListResponse](resp, "proposal list")
+	return Decode[app.ListResponse](resp, "proposal list")
 }
 
 // ProposalResponse is a proposal read with its validators.
@@ -166,15 +167,15 @@ type ProposalResponse struct {
 
 // GetProposal is operation 3.
 func (c *Client) GetProposal(ctx context.Context, proposalID int64) (ProposalResponse, error) {
-	resp, err := c.send(ctx, call{method: http.MethodGet, path: proposalPath(proposalID)})
+	resp, err := c.Send(ctx, Call{Method: http.MethodGet, Path: ProposalPath(proposalID)})
 	if err != nil {
 		return ProposalResponse{}, err
 	}
-	p, err := decode[app.ProposalDetail](resp, "proposal")
+	p, err := Decode[app.ProposalDetail](resp, "proposal")
 	if err != nil {
 		return ProposalResponse{}, err
 	}
-	return ProposalResponse{Proposal: p, ETag: resp.header.Get("ETag"), LastModified: lastModified(resp.header)}, nil
+	return ProposalResponse{Proposal: p, ETag: resp.Header.Get("ETag"), LastModified: lastModified(resp.Header)}, nil
 }
 
 // ChangeOrderResponse is a change order read with its validators.
@@ -186,25 +187,25 @@ type ChangeOrderResponse struct {
 
 // GetChangeOrder is operation 7.
 func (c *Client) GetChangeOrder(ctx context.Context, proposalID, changeOrderID int64) (ChangeOrderResponse, error) {
-	resp, err := c.send(ctx, call{method: http.MethodGet,
-		path: proposalPath(proposalID) + "/changeorders/" + app.FormatID(changeOrderID)})
+	resp, err := c.Send(ctx, Call{Method: http.MethodGet,
+		Path: ProposalPath(proposalID) + "/changeorders/" + app.FormatID(changeOrderID)})
 	if err != nil {
 		return ChangeOrderResponse{}, err
 	}
-	co, err := decode[app.ChangeOrderDetail](resp, "change order")
+	co, err := Decode[app.ChangeOrderDetail](resp, "change order")
 	if err != nil {
 		return ChangeOrderResponse{}, err
 	}
-	return ChangeOrderResponse{ChangeOrder: co, ETag: resp.header.Get("ETag"), LastModified: lastModified(resp.header)}, nil
+	return ChangeOrderResponse{ChangeOrder: co, ETag: resp.Header.Get("ETag"), LastModified: lastModified(resp.Header)}, nil
 }
 
 // ListChangeOrders is operation 8 (an empty slice when there are none).
 func (c *Client) ListChangeOrders(ctx context.Context, proposalID int64) ([]app.ChangeOrderSummary, error) {
-	resp, err := c.send(ctx, call{method: http.MethodGet, path: proposalPath(proposalID) + "/changeorders"})
+	resp, err := c.Send(ctx, Call{Method: http.MethodGet, Path: ProposalPath(proposalID) + "/changeorders"})
 	if err != nil {
 		return nil, err
 	}
-	list, err := decode[[]app.ChangeOrderSummary](resp, "change orders")
+	list, err := Decode[[]app.ChangeOrderSummary](resp, "change orders")
 	if list == nil && err == nil {
 		list = []app.ChangeOrderSummary{}
 	}
@@ -249,30 +250,30 @@ type PeopleResponse struct {
 
 // ListPeople lists the account's contacts (GET /public/people).
 func (c *Client) ListPeople(ctx context.Context, q PeopleQuery) (PeopleResponse, error) {
-	resp, err := c.send(ctx, call{method: http.MethodGet, path: "/public/people", query: q.Values()})
+	resp, err := c.Send(ctx, Call{Method: http.MethodGet, Path: "/public/people", Query: q.Values()})
 	if err != nil {
 		return PeopleResponse{}, err
 	}
-	return decode[PeopleResponse](resp, "people")
+	return Decode[PeopleResponse](resp, "people")
 }
 
 // GetPerson reads one contact (GET /public/people/{PersonId}).
 func (c *Client) GetPerson(ctx context.Context, personID int64) (app.Contact, error) {
-	resp, err := c.send(ctx, call{method: http.MethodGet, path: personPath(personID)})
+	resp, err := c.Send(ctx, Call{Method: http.MethodGet, Path: PersonPath(personID)})
 	if err != nil {
 		return app.Contact{}, err
 	}
-	return decode[app.Contact](resp, "person")
+	return Decode[app.Contact](resp, "person")
 }
 
 // ListLocations lists a contact's locations
 // (GET /public/people/{PersonId}/location).
 func (c *Client) ListLocations(ctx context.Context, personID int64) ([]app.ContactLocation, error) {
-	resp, err := c.send(ctx, call{method: http.MethodGet, path: personPath(personID) + "/location"})
+	resp, err := c.Send(ctx, Call{Method: http.MethodGet, Path: PersonPath(personID) + "/location"})
 	if err != nil {
 		return nil, err
 	}
-	list, err := decode[[]app.ContactLocation](resp, "locations")
+	list, err := Decode[[]app.ContactLocation](resp, "locations")
 	if list == nil && err == nil {
 		list = []app.ContactLocation{}
 	}
@@ -282,11 +283,11 @@ func (c *Client) ListLocations(ctx context.Context, personID int64) ([]app.Conta
 // ListUsers lists the account's users who can be salespeople
 // (GET /public/users, extension).
 func (c *Client) ListUsers(ctx context.Context) ([]app.Salesperson, error) {
-	resp, err := c.send(ctx, call{method: http.MethodGet, path: "/public/users"})
+	resp, err := c.Send(ctx, Call{Method: http.MethodGet, Path: "/public/users"})
 	if err != nil {
 		return nil, err
 	}
-	return decode[[]app.Salesperson](resp, "users")
+	return Decode[[]app.Salesperson](resp, "users")
 }
 
 // ChangesResponse is the changes feed's answer.
@@ -307,19 +308,22 @@ func (c *Client) Changes(ctx context.Context, since string) (ChangesResponse, er
 	if since != "" {
 		q.Set("since", since)
 	}
-	resp, err := c.send(ctx, call{method: http.MethodGet, path: "/public/changes", query: q})
+	resp, err := c.Send(ctx, Call{Method: http.MethodGet, Path: "/public/changes", Query: q})
 	if err != nil {
 		return ChangesResponse{}, err
 	}
-	ch, err := decode[ChangesResponse](resp, "changes")
+	ch, err := Decode[ChangesResponse](resp, "changes")
 	if ch.ProposalIDs == nil {
 		ch.ProposalIDs = []int64{}
 	}
 	return ch, err
 }
 
-func proposalPath(id int64) string { return "/public/proposals/" + app.FormatID(id) }
-func personPath(id int64) string   { return "/public/people/" + app.FormatID(id) }
+// ProposalPath is the path of a proposal: "/public/proposals/7".
+func ProposalPath(id int64) string { return "/public/proposals/" + app.FormatID(id) }
+
+// PersonPath is the path of a contact: "/public/people/8".
+func PersonPath(id int64) string { return "/public/people/" + app.FormatID(id) }
 
 func lastModified(h http.Header) time.Time {
 	t, err := http.ParseTime(h.Get("Last-Modified"))

@@ -1,4 +1,4 @@
-package syncer
+package apiclient
 
 import (
 	"encoding/json"

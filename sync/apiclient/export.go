@@ -1,4 +1,4 @@
-package syncer
+package apiclient
 
 import (
 	"context"
@@ -148,15 +148,15 @@ func (d *destWriter) Write(b []byte) (int, error) {
 // Document downloads a proposal's PDF (changeOrderID 0) or a change
 // order's; kind is "client" or "installer".
 func (c *Client) Document(ctx context.Context, proposalID, changeOrderID int64, kind string) ([]byte, error) {
-	path := proposalPath(proposalID)
+	path := ProposalPath(proposalID)
 	if changeOrderID != 0 {
 		path += "/changeorders/" + app.FormatID(changeOrderID)
 	}
-	resp, err := c.send(ctx, call{method: http.MethodGet, path: path + "/document", query: url.Values{"Kind": {kind}}})
+	resp, err := c.Send(ctx, Call{Method: http.MethodGet, Path: path + "/document", Query: url.Values{"Kind": {kind}}})
 	if err != nil {
 		return nil, err
 	}
-	return resp.body, nil
+	return resp.Body, nil
 }
 
 // openStream sends a signed GET whose body the caller reads as it
