@@ -437,14 +437,11 @@ func totals(p *pdf, d *Document) {
 		row{"Fees", Money(t.FeeTotal, cur), false},
 		row{"Subtotal", Money(t.Subtotal, cur), true})
 	tax := &t.Tax
-	switch tax.TaxStatus {
-	case app.TaxOK:
-		rows = append(rows, row{"Sales tax", Money(tax.Total, cur), false})
-	case app.TaxExempt:
-		rows = append(rows, row{"Sales tax (exempt)", Money(0, cur), false})
-	default:
-		rows = append(rows, row{"Sales tax (not yet calculated)", Money(tax.Total, cur), false})
+	taxTotal := tax.Total
+	if tax.TaxStatus == app.TaxExempt {
+		taxTotal = 0
 	}
+	rows = append(rows, row{tax.TaxStatus.Label(), Money(taxTotal, cur), false})
 	rows = append(rows, row{"Total", Money(t.Total, cur), true})
 
 	p.heading("Summary", float64(len(rows))*14)
