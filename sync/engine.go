@@ -109,6 +109,7 @@ type Engine struct {
 	concurrency int
 	pullChunk   int
 	dirEvery    time.Duration
+	beat        time.Duration // heartbeat period (see heartbeat.go)
 	log         *slog.Logger
 
 	// syncMu serializes syncs.
@@ -139,6 +140,7 @@ func NewEngine(st *localstore.Store, c *Client, actor app.User, opts ...EngineOp
 		concurrency: DefaultPullConcurrency,
 		pullChunk:   DefaultPullChunk,
 		dirEvery:    DefaultDirectoryRefresh,
+		beat:        DefaultHeartbeat,
 		log:         slog.New(slog.DiscardHandler),
 		request:     make(chan struct{}, 1),
 		subs:        map[int]func(State){},
@@ -157,6 +159,12 @@ func NewEngine(st *localstore.Store, c *Client, actor app.User, opts ...EngineOp
 // to the interval, and syncs at once when any request of the client
 // gets an answer again.
 func (e *Engine) Run(ctx context.Context) {
+	beat := make(chan struct{})
+	go func() {
+		defer close(beat)
+		e.heartbeat(ctx)
+	}()
+	defer func() { <-beat }()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	retry := time.Duration(0)

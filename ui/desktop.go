@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -79,6 +80,13 @@ type Desktop struct {
 	menuExport    []*fyne.MenuItem
 	// saveWindow debounces remembering the window size.
 	sizeTimer *time.Timer
+	// lastNew is the proposal the last NewProposal made and its name:
+	// while it stays untouched, New proposal opens it again instead of
+	// leaving empty proposals behind.
+	lastNew     int64
+	lastNewName string
+	// keyringTold: the keyring problem was shown (once per run).
+	keyringTold bool
 }
 
 // session is one signed-in user on one server.
@@ -268,6 +276,7 @@ func (d *Desktop) showWorkspace() {
 	d.win.SetContent(container.NewBorder(top, d.status.content, nil, nil, split))
 	d.syncStateChanged(s.eng.State())
 	d.list.refresh()
+	d.tellKeyring()
 	if set, err := s.st.Settings(); err == nil {
 		if set.WindowWidth > 0 && set.WindowHeight > 0 {
 			d.win.Resize(fyne.NewSize(float32(set.WindowWidth), float32(set.WindowHeight)))
@@ -278,6 +287,33 @@ func (d *Desktop) showWorkspace() {
 			}
 		}
 	}
+}
+
+// keyringHelp is what the user reads when the key cannot be kept.
+const keyringHelp = "Proposal Desk could not save your sign-in in the system keyring, so you will have to sign in again the next time you start it. " +
+	"Your proposals and unsent changes are kept on this computer either way. " +
+	"To stay signed in, make sure a keyring service is running and unlocked (GNOME Keyring or KWallet on Linux; " +
+	"Keychain on macOS; Credential Manager on Windows), then sign out and sign in again."
+
+// tellKeyring says once per run, in words, that the key lives in memory
+// only because the OS keyring is not usable.
+func (d *Desktop) tellKeyring() {
+	if d.keyringTold || d.keys.Persistent() {
+		return
+	}
+	d.keyringTold = true
+	text := keyringHelp
+	if err := d.keys.Err(); err != nil {
+		// Err is ErrKeyringUnavailable's sentence with the cause in
+		// brackets: show the cause.
+		cause := strings.TrimPrefix(err.Error(), syncer.ErrKeyringUnavailable.Error())
+		if cause = strings.Trim(strings.TrimSpace(cause), "()"); cause != "" {
+			text += "\n\nThe keyring said: " + sentence(cause)
+		}
+	}
+	msg := widget.NewLabel(text)
+	msg.Wrapping = fyne.TextWrapWord
+	d.showDialog(dialog.NewCustom("Your sign-in will not be remembered", "OK", container.NewGridWrap(fyne.NewSize(480, 200), msg), d.win))
 }
 
 // syncStateChanged shows a new engine state (UI goroutine).
@@ -310,14 +346,28 @@ func (d *Desktop) NewProposal() {
 	if s == nil {
 		return
 	}
+	if v := d.detail; v.p != nil && d.lastNewName != "" && v.p.Name == d.lastNewName && untouched(v.p) &&
+		(v.id == d.lastNew || app.IsTemporaryID(d.lastNew)) {
+		d.list.selectID(v.id)
+		v.scroll.ScrollToTop()
+		v.focusName()
+		return
+	}
 	p, err := s.eng.Edit(context.Background(), 0, &app.CreateProposal{SalesPersonID: s.user.ID})
 	if err != nil {
 		d.showError("Could not create a proposal", err)
 		return
 	}
+	d.lastNew, d.lastNewName = p.ID, p.Name
 	d.list.refresh()
 	d.OpenProposal(p.ID)
 	d.detail.focusName()
+}
+
+// untouched reports whether a proposal is as New proposal made it:
+// nothing typed or chosen yet.
+func untouched(p *app.Proposal) bool {
+	return p.Customer == nil && len(p.Areas) == 0 && p.ProjectDescription == "" && p.InternalNotes == ""
 }
 
 // SyncNow asks for a sync at once.

@@ -304,3 +304,14 @@ func freePort(t *testing.T) string {
 	l.Close()
 	return addr
 }
+
+// findSelect finds a select by its placeholder under o.
+func findSelect(o fyne.CanvasObject, placeholder string) *widget.Select {
+	var found *widget.Select
+	walk(o, func(x fyne.CanvasObject) {
+		if s, ok := x.(*widget.Select); ok && s.PlaceHolder == placeholder && found == nil {
+			found = s
+		}
+	})
+	return found
+}

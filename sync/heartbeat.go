@@ -1,0 +1,66 @@
+package syncer
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+)
+
+// DefaultHeartbeat is how often Run asks whether the server answers,
+// so that an outage (or the end of one) shows within a few seconds
+// rather than at the next sync.
+const DefaultHeartbeat = 5 * time.Second
+
+// pingTimeout bounds one heartbeat: a server that does not answer in
+// this time is taken as unreachable.
+const pingTimeout = 3 * time.Second
+
+// WithHeartbeat sets how often Run checks that the server answers (0
+// turns the check off).
+func WithHeartbeat(d time.Duration) EngineOption { return func(e *Engine) { e.beat = d } }
+
+// Ping asks the server once, without retries, whether it answers: a
+// HEAD of the public API document. Any HTTP answer counts (the server
+// is there); no answer is an error matching ErrUnreachable or
+// ErrCertificate.
+func (c *Client) Ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, min(pingTimeout, c.timeout))
+	defer cancel()
+	u := c.base + "/openapi.json"
+	if _, err := c.rc.R().SetContext(ctx).Execute(http.MethodHead, u); err != nil {
+		return classifyTransportError(http.MethodHead, u, err)
+	}
+	c.noteAnswer()
+	return nil
+}
+
+// heartbeat pings the server every e.beat until ctx ends. A ping
+// without answer marks the engine offline at once; an answer after an
+// outage marks it online and asks for a sync (the client's answer hook).
+func (e *Engine) heartbeat(ctx context.Context) {
+	if e.beat <= 0 {
+		return
+	}
+	t := time.NewTicker(e.beat)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if e.State().Syncing {
+			continue // the sync reports reachability itself
+		}
+		err := e.c.Ping(ctx)
+		if ctx.Err() != nil || err == nil || !(errors.Is(err, ErrUnreachable) || errors.Is(err, ErrCertificate)) {
+			continue
+		}
+		e.update(func(s *State) {
+			if s.Online && !s.Syncing {
+				s.Online, s.LastError = false, err
+			}
+		})
+	}
+}
