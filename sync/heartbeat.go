@@ -21,15 +21,18 @@ const pingTimeout = 3 * time.Second
 func WithHeartbeat(d time.Duration) EngineOption { return func(e *Engine) { e.beat = d } }
 
 // Ping asks the server once, without retries, whether it answers: a
-// HEAD of the public API document. Any HTTP answer counts (the server
-// is there); no answer is an error matching ErrUnreachable or
-// ErrCertificate.
+// signed HEAD of the public API document (no body comes back). Any HTTP
+// answer counts (the server is there); no answer is an error matching
+// ErrUnreachable or ErrCertificate.
 func (c *Client) Ping(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, min(pingTimeout, c.timeout))
+	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
 	defer cancel()
-	u := c.base + "/openapi.json"
-	if _, err := c.rc.R().SetContext(ctx).Execute(http.MethodHead, u); err != nil {
-		return classifyTransportError(http.MethodHead, u, err)
+	u, err := c.buildURL("/openapi.json", nil)
+	if err != nil {
+		return err
+	}
+	if _, _, _, err := c.attempt(ctx, call{method: http.MethodHead, path: "/openapi.json"}, u, "", nil); err != nil {
+		return err
 	}
 	c.noteAnswer()
 	return nil

@@ -80,11 +80,10 @@ type Desktop struct {
 	menuExport    []*fyne.MenuItem
 	// saveWindow debounces remembering the window size.
 	sizeTimer *time.Timer
-	// lastNew is the proposal the last NewProposal made and its name:
-	// while it stays untouched, New proposal opens it again instead of
-	// leaving empty proposals behind.
-	lastNew     int64
-	lastNewName string
+	// lastNew is the proposal the last NewProposal made: while it stays
+	// untouched, New proposal opens it again instead of leaving empty
+	// proposals behind.
+	lastNew int64
 	// keyringTold: the keyring problem was shown (once per run).
 	keyringTold bool
 }
@@ -308,7 +307,7 @@ func (d *Desktop) tellKeyring() {
 		// brackets: show the cause.
 		cause := strings.TrimPrefix(err.Error(), syncer.ErrKeyringUnavailable.Error())
 		if cause = strings.Trim(strings.TrimSpace(cause), "()"); cause != "" {
-			text += "\n\nThe keyring said: " + sentence(cause)
+			text += "\n\nThe keyring said: " + cause + "."
 		}
 	}
 	msg := widget.NewLabel(text)
@@ -346,8 +345,7 @@ func (d *Desktop) NewProposal() {
 	if s == nil {
 		return
 	}
-	if v := d.detail; v.p != nil && d.lastNewName != "" && v.p.Name == d.lastNewName && untouched(v.p) &&
-		(v.id == d.lastNew || app.IsTemporaryID(d.lastNew)) {
+	if v := d.detail; v.p != nil && v.id != 0 && v.id == d.lastNew && untouched(v.p) {
 		d.list.selectID(v.id)
 		v.scroll.ScrollToTop()
 		v.focusName()
@@ -358,16 +356,17 @@ func (d *Desktop) NewProposal() {
 		d.showError("Could not create a proposal", err)
 		return
 	}
-	d.lastNew, d.lastNewName = p.ID, p.Name
+	d.lastNew = p.ID
 	d.list.refresh()
 	d.OpenProposal(p.ID)
 	d.detail.focusName()
 }
 
 // untouched reports whether a proposal is as New proposal made it:
-// nothing typed or chosen yet.
+// its default name, nothing typed or chosen yet.
 func untouched(p *app.Proposal) bool {
-	return p.Customer == nil && len(p.Areas) == 0 && p.ProjectDescription == "" && p.InternalNotes == ""
+	return p.Name == app.DefaultProposalName(p.Number) && p.Customer == nil && len(p.Areas) == 0 &&
+		p.ProjectDescription == "" && p.InternalNotes == ""
 }
 
 // SyncNow asks for a sync at once.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -132,6 +133,9 @@ func (v *proposalView) reopenRemapped(id int64) {
 			focused, row, col = i, f.CursorRow, f.CursorColumn
 		}
 	}
+	if v.d.lastNew == v.id {
+		v.d.lastNew = id
+	}
 	v.id = id
 	v.flush()
 	v.open(id)
@@ -183,6 +187,20 @@ func (v *proposalView) showError(err error) {
 	v.showSaved()
 }
 
+// explainField is a refused edit in words: "Name is required." for a
+// field's rule, else explain's sentence.
+func explainField(err error) string {
+	var ae *app.Error
+	if errors.As(err, &ae) && len(ae.Fields) > 0 {
+		parts := make([]string, len(ae.Fields))
+		for i, f := range ae.Fields {
+			parts[i] = sentence(f.Field + " " + f.Message)
+		}
+		return strings.Join(parts, " ")
+	}
+	return explain(err)
+}
+
 // showSaved is the proposal's one save indicator, reporting the worst
 // state: a refused field first, then conflicts, refused edits, unsent
 // edits, else in sync. It sits in the header's single line, so a
@@ -194,7 +212,7 @@ func (v *proposalView) showSaved() {
 	it, ok := v.d.sess.st.Item(v.id)
 	switch {
 	case v.fieldErr != nil:
-		v.saved.SetText("Not saved: " + explain(v.fieldErr))
+		v.saved.SetText("Not saved: " + explainField(v.fieldErr))
 		v.saved.Importance = widget.DangerImportance
 	case !ok:
 		v.saved.SetText("")
