@@ -86,6 +86,8 @@ type Desktop struct {
 	lastNew int64
 	// keyringTold: the keyring problem was shown (once per run).
 	keyringTold bool
+	// form is the open form dialog (new contact, new location).
+	form *formDialog
 }
 
 // session is one signed-in user on one server.
@@ -369,6 +371,17 @@ func untouched(p *app.Proposal) bool {
 		p.ProjectDescription == "" && p.InternalNotes == ""
 }
 
+// NewCustomer opens the new-contact form for the open proposal, when
+// its customer may be changed.
+func (d *Desktop) NewCustomer() {
+	v := d.detail
+	if d.sess == nil || v == nil || v.p == nil || v.rec == nil || v.rec.ReadOnly ||
+		!d.sess.user.Role.Can(app.PermEditProposals) || app.OpAssignContact.LockedIn(v.p.Status) {
+		return
+	}
+	v.newContact()
+}
+
 // SyncNow asks for a sync at once.
 func (d *Desktop) SyncNow() {
 	s := d.sess
@@ -470,7 +483,7 @@ func (d *Desktop) installMenu() {
 	d.win.SetMainMenu(fyne.NewMainMenu(
 		fyne.NewMenu("File", item("New proposal", fyne.KeyN, d.NewProposal), item("Sync now", fyne.KeyR, d.SyncNow),
 			fyne.NewMenuItemSeparator(), exportSearch, exportPDFs),
-		fyne.NewMenu("Edit", item("Find proposals", fyne.KeyF, d.FocusSearch)),
+		fyne.NewMenu("Edit", item("Find proposals", fyne.KeyF, d.FocusSearch), item("New customer for this proposal…", "", d.NewCustomer)),
 	))
 }
 

@@ -62,7 +62,12 @@ func (d *Desktop) newFormDialog(title, confirm string, size fyne.Size, rows []fo
 }
 
 func (f *formDialog) show(focus fyne.Focusable) {
-	f.d.showDialog(f.dl)
+	f.d.form = f
+	f.d.showDialogThen(f.dl, func() {
+		if f.d.form == f {
+			f.d.form = nil
+		}
+	})
 	if focus != nil {
 		f.d.win.Canvas().Focus(focus)
 	}
