@@ -39,13 +39,14 @@ for _ in $(seq 1 150); do
 done
 [ -f "$work/server/demo.json" ] || { echo "smoke-desktop: the demo server did not start"; cat "$work/server.log"; exit 1; }
 
-# shoot THEME NAME [ROLE [EXPORT [CONTACT]]]: run the desktop signed in as
-# the demo user of ROLE (default Sales), wait for the report, screenshot.
-# EXPORT=1 opens the export dialog (Ctrl+E) before the screenshot;
-# CONTACT=1 opens the new-customer form and types a first name and an
-# invalid email into it with the X keyboard, then presses Enter.
+# shoot THEME NAME [ROLE [EXPORT [CONTACT [NEW]]]]: run the desktop signed
+# in as the demo user of ROLE (default Sales), wait for the report,
+# screenshot. EXPORT=1 opens the export dialog (Ctrl+E) before the
+# screenshot; CONTACT=1 opens the new-customer form and types a first
+# name and an invalid email into it with the X keyboard, then presses
+# Enter; NEW=1 presses Ctrl+N twice (online) and types a name at once.
 shoot() {
-  local theme=$1 name=$2 role=${3:-Sales} export=${4:-} contact=${5:-}
+  local theme=$1 name=$2 role=${3:-Sales} export=${4:-} contact=${5:-} new=${6:-}
   local report="$work/report-$name.json" shot="$work/$name.png"
   rm -rf "$work/desktop-$name"
   FYNE_THEME=$theme PD_SMOKE_REPORT="$report" PD_SMOKE_OPEN=1 PD_SMOKE_EXPORT=$export PD_SMOKE_CONTACT=$contact LANG=en_US.UTF-8 \
@@ -67,9 +68,17 @@ shoot() {
         xdotool key Return
         sleep 1.5
       fi
+      if [ -n "$8" ]; then
+        cp "$4" "$4.before"
+        xdotool key ctrl+n
+        xdotool type --delay 30 "Typed at once"
+        sleep 0.5
+        xdotool key ctrl+n ctrl+n
+        sleep 2
+      fi
       import -window root "$5"
       kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
-    ' _ "$work/desktop-$name" "$work/server/demo.json" "$work/desktop-$name.log" "$report" "$shot" "$role" "$contact"
+    ' _ "$work/desktop-$name" "$work/server/demo.json" "$work/desktop-$name.log" "$report" "$shot" "$role" "$contact" "$new"
   [ -f "$report" ] || { echo "smoke-desktop: the app wrote no report"; cat "$work/desktop-$name.log"; exit 1; }
   echo "smoke-desktop: $name: $(tr -d '\n' <"$report")"
   grep -q '"signedIn": true' "$report" || { echo "smoke-desktop: not signed in"; exit 1; }
@@ -78,6 +87,17 @@ shoot() {
   grep -q '"statusError"' "$report" && { echo "smoke-desktop: the status bar shows an error"; exit 1; }
   if [ -n "$export" ]; then
     grep -q '"exportOpen": true' "$report" || { echo "smoke-desktop: the export dialog did not open"; exit 1; }
+  fi
+  if [ -n "$new" ]; then
+    # Ctrl+N opened the new proposal with its name focused, kept it open
+    # when the sync gave it the server's ID, and made one more (the
+    # second Ctrl+N while it was untouched made none).
+    grep -q '"open": "Proposal [0-9]*"' "$report" || { echo "smoke-desktop: Ctrl+N did not open the new proposal"; exit 1; }
+    local before after
+    before=$(sed -n 's/.*"rows": \([0-9]*\).*/\1/p' "$report.before")
+    after=$(sed -n 's/.*"rows": \([0-9]*\).*/\1/p' "$report")
+    [ "$after" = $((before + 2)) ] || { echo "smoke-desktop: three Ctrl+N made $((after - before)) proposals, want 2"; exit 1; }
+    grep -q '"focus": "name"' "$report" || { echo "smoke-desktop: the new proposal's name has no focus"; exit 1; }
   fi
   if [ -n "$contact" ]; then
     grep -q '"formMessage": "Email is not an email address."' "$report" ||
@@ -107,4 +127,5 @@ shoot light workspace-light
 shoot dark workspace-dark
 shoot light export-dialog Admin 1
 shoot light new-contact-error Sales "" 1
+shoot light new-proposal Sales "" "" 1
 echo "smoke-desktop: ok"

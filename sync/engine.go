@@ -306,9 +306,20 @@ func (e *Engine) env() app.Env {
 // create) with the server's rules, queues it for the server and asks for
 // a sync. A rule error is an *app.Error and nothing is queued.
 func (e *Engine) Edit(ctx context.Context, proposalID int64, m app.Mutation) (*app.Proposal, error) {
+	return e.EditThen(ctx, proposalID, m, nil)
+}
+
+// EditThen is Edit calling then(p) after the edit is stored and before
+// a sync is asked for. The desktop records there the proposal it is
+// about to open (the last-open setting), so that a sync that gives a new
+// proposal the server's ID at once carries the setting along.
+func (e *Engine) EditThen(ctx context.Context, proposalID int64, m app.Mutation, then func(*app.Proposal)) (*app.Proposal, error) {
 	p, err := e.st.Edit(ctx, proposalID, m, e.env())
 	if err != nil {
 		return nil, err
+	}
+	if then != nil {
+		then(p)
 	}
 	e.queued()
 	return p, nil

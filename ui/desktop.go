@@ -353,14 +353,19 @@ func (d *Desktop) NewProposal() {
 		v.focusName()
 		return
 	}
-	p, err := s.eng.Edit(context.Background(), 0, &app.CreateProposal{SalesPersonID: s.user.ID})
+	ctx := context.Background()
+	// The last-open setting is written before the sync can send the new
+	// proposal: the sync's remap then moves it to the server's ID.
+	p, err := s.eng.EditThen(ctx, 0, &app.CreateProposal{SalesPersonID: s.user.ID}, func(p *app.Proposal) {
+		_ = s.st.UpdateSettings(ctx, func(set *localstore.Settings) { set.LastOpenProposal = p.ID })
+	})
 	if err != nil {
 		d.showError("Could not create a proposal", err)
 		return
 	}
 	d.lastNew = p.ID
 	d.list.refresh()
-	d.OpenProposal(p.ID)
+	d.detail.open(p.ID) // not OpenProposal: the setting is written
 	d.detail.focusName()
 }
 

@@ -58,7 +58,21 @@ func (v *proposalView) showEmpty() {
 // open shows a proposal.
 func (v *proposalView) open(id int64) {
 	v.flush()
-	rec, err := v.d.sess.st.Record(id)
+	st := v.d.sess.st
+	rec, err := st.Record(id)
+	if err != nil && app.IsTemporaryID(id) {
+		// Made on this computer and sent a moment ago: the sync's remap
+		// moved the last-open setting (written before it was sent) to
+		// the server's ID.
+		if set, serr := st.Settings(); serr == nil && set.LastOpenProposal > 0 {
+			if r, rerr := st.Record(set.LastOpenProposal); rerr == nil {
+				if v.d.lastNew == id {
+					v.d.lastNew = set.LastOpenProposal
+				}
+				id, rec, err = set.LastOpenProposal, r, nil
+			}
+		}
+	}
 	if err != nil {
 		v.id, v.rec, v.p = 0, nil, nil
 		v.showEmpty()
@@ -138,8 +152,8 @@ func (v *proposalView) reopenRemapped(id int64) {
 	}
 	v.id = id
 	v.flush()
+	v.d.list.refresh() // the row under its new ID, for open to select
 	v.open(id)
-	v.d.list.refresh()
 	if focused >= 0 && focused < len(v.fields) {
 		f := v.fields[focused]
 		v.d.win.Canvas().Focus(f)

@@ -17,6 +17,8 @@ type Snapshot struct {
 	Open string `json:"open,omitempty"`
 	// ExportOpen: the export dialog is open.
 	ExportOpen bool `json:"exportOpen,omitempty"`
+	// Focus is "name" when the open proposal's name has the focus.
+	Focus string `json:"focus,omitempty"`
 	// FormMessage is the open form dialog's refusal, if any.
 	FormMessage string    `json:"formMessage,omitempty"`
 	LastSync    time.Time `json:"lastSync"`
@@ -46,6 +48,9 @@ func (d *Desktop) Snapshot() Snapshot {
 	}
 	if d.detail != nil && d.detail.p != nil {
 		s.Open = d.detail.p.Name
+		if d.detail.name != nil && d.win.Canvas().Focused() == d.detail.name {
+			s.Focus = "name"
+		}
 	}
 	return s
 }
