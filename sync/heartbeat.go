@@ -60,10 +60,21 @@ func (e *Engine) heartbeat(ctx context.Context) {
 		if ctx.Err() != nil || err == nil || !(errors.Is(err, ErrUnreachable) || errors.Is(err, ErrCertificate)) {
 			continue
 		}
-		e.update(func(s *State) {
-			if s.Online && !s.Syncing {
-				s.Online, s.LastError = false, err
-			}
-		})
+		e.goOffline(err)
 	}
+}
+
+// goOffline marks the engine offline with err, publishing only when
+// that changes something (a heartbeat fails every beat while the server
+// is away, and a subscriber's work must not pile up).
+func (e *Engine) goOffline(err error) {
+	e.mu.Lock()
+	if !e.state.Online || e.state.Syncing {
+		e.mu.Unlock()
+		return
+	}
+	e.state.Online, e.state.LastError = false, err
+	s := e.state
+	e.mu.Unlock()
+	e.publish(s)
 }
