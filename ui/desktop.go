@@ -347,6 +347,7 @@ func (d *Desktop) NewProposal() {
 	if s == nil {
 		return
 	}
+	d.detail.flush() // typing not saved yet counts: the proposal is not untouched
 	if v := d.detail; v.p != nil && v.id != 0 && v.id == d.lastNew && untouched(v.p) {
 		d.list.selectID(v.id)
 		v.scroll.ScrollToTop()

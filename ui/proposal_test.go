@@ -63,9 +63,9 @@ func TestNewProposalOpensOnline(t *testing.T) {
 	if v.id != id || len(d.list.rows) != n0+1 {
 		t.Fatalf("repeated clicks: open %d (want %d), %d rows (want %d)", v.id, id, len(d.list.rows), n0+1)
 	}
-	// Once it is named, New proposal makes another.
+	// Once it is named, New proposal makes another, even before the
+	// typing is saved.
 	h.typeIn(v.name, "Named")
-	v.name.FocusLost()
 	h.shortcut(fyne.KeyN)
 	if v.id == id || len(d.list.rows) != n0+2 || d.win.Canvas().Focused() != v.name {
 		t.Fatalf("after naming: open %d, %d rows", v.id, len(d.list.rows))
