@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"proposaldesk/app"
@@ -39,8 +40,6 @@ func TestNewProposalOpensOnline(t *testing.T) {
 	h := newHarness(t)
 	d := h.signIn(app.RoleSales)
 	h.openByName("Smith home theater")
-	before, _ := d.sess.st.Counts()
-	_ = before
 	n0 := len(d.list.rows)
 	test.Tap(findButton(d.win.Content(), "New proposal"))
 	v := d.detail
@@ -86,7 +85,7 @@ func TestWheelScrollsThePage(t *testing.T) {
 	at := drv.AbsolutePositionForObject(desc).Add(fyne.NewPos(20, 10))
 	test.Scroll(c, at, 0, -driverNotch)
 	step := wheelStep(fyne.NewDelta(0, driverNotch)).DY
-	if step < 3*theme14TextSize() {
+	if step < 3*theme.TextSize() {
 		t.Fatalf("a notch is %.0f units, want three lines", step)
 	}
 	if got := v.scroll.Offset.Y; got != step {
@@ -107,8 +106,6 @@ func TestWheelScrollsThePage(t *testing.T) {
 		t.Fatalf("the page moved (%.1f) while the field had more to show", v.scroll.Offset.Y)
 	}
 }
-
-func theme14TextSize() float32 { return 14 }
 
 // Issue 14 item 6: Accepted, Declined and Completed ask first and warn
 // about a missing customer, location or a zero total; Cancel keeps the
@@ -183,7 +180,7 @@ func TestReopenDeclinedOffered(t *testing.T) {
 // refused field does not move the form.
 func TestOneSaveIndicator(t *testing.T) {
 	h := newHarness(t)
-	d := h.signIn(app.RoleSales)
+	h.signIn(app.RoleSales)
 	v := h.newOwnProposal("Indicator")
 	drv := fyne.CurrentApp().Driver()
 	pos := drv.AbsolutePositionForObject(v.name)
@@ -206,7 +203,6 @@ func TestOneSaveIndicator(t *testing.T) {
 	if !strings.HasPrefix(v.saved.Text, "Saved locally · 1 unsent") {
 		t.Fatalf("after the fix: %q", v.saved.Text)
 	}
-	_ = d
 }
 
 // Issue 14 item 8: people's words, not API identifiers.

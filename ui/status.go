@@ -27,7 +27,8 @@ func (v *proposalView) moveStatus(to app.Status, undo func()) {
 	msg := widget.NewLabel(text)
 	msg.Wrapping = fyne.TextWrapWord
 	box := container.NewVBox(msg)
-	if w := app.MoveWarnings(v.p); len(w) > 0 {
+	w := app.MoveWarnings(v.p)
+	if len(w) > 0 {
 		warn := widget.NewLabel("⚠ " + strings.Join(w, "\n⚠ "))
 		warn.Importance = widget.WarningImportance
 		warn.Wrapping = fyne.TextWrapWord
@@ -35,7 +36,7 @@ func (v *proposalView) moveStatus(to app.Status, undo func()) {
 	}
 	confirmed := false
 	dl := dialog.NewCustomConfirm("Mark as "+to.Label()+"?", "Mark as "+to.Label(), "Cancel",
-		container.NewGridWrap(fyne.NewSize(440, box.MinSize().Height+60), box), func(ok bool) {
+		container.NewGridWrap(fyne.NewSize(460, 110+30*float32(len(w))), box), func(ok bool) {
 			confirmed = ok
 		}, v.d.win)
 	v.d.showDialogThen(dl, func() {
