@@ -483,12 +483,14 @@ func TestNewContactOffline(t *testing.T) {
 	if len(entries) != 8 {
 		t.Fatalf("%d entries in the new contact form", len(entries))
 	}
-	// First, last, company, email, phone, street, city, state.
+	// First, last, company, email, phone, street, city, postal code;
+	// the state comes from a list.
 	test.Type(entries[0], "Olive")
 	test.Type(entries[1], "Offline")
 	test.Type(entries[5], "1 Elm St")
 	test.Type(entries[6], "Austin")
-	test.Type(entries[7], "TX")
+	test.Type(entries[7], "78701")
+	findSelect(form, "Choose a state").SetSelected("Texas (TX)")
 	test.Tap(findButton(form, "Create and assign"))
 	p := h.d.detail.p
 	if p.Customer == nil || p.Customer.FirstName != "Olive" || !app.IsTemporaryID(p.Customer.ID) {
