@@ -27,4 +27,3 @@ func (c *Client) Ping(ctx context.Context) error {
 	c.noteAnswer()
 	return nil
 }
-
