@@ -17,7 +17,10 @@ import (
 // exchangeResponse is the key exchange's 200 body, in the spec's shape.
 // Only userId, userName, displayName, roles, permissions and meta.apiKey
 // carry values; the token fields exist for compatibility and are empty.
+// UserKey repeats meta.apiKey at the top level, where clients written
+// for Portal read it.
 type exchangeResponse struct {
+	UserKey            string            `json:"UserKey"`
 	UserID             string            `json:"userId"`
 	SessionID          string            `json:"sessionId"`
 	UserName           string            `json:"userName"`
@@ -131,6 +134,7 @@ func (s *Server) keyExchange(c *call) error {
 		AuthProvider:   "credentials",
 		ResponseStatus: ResponseStatus{Errors: []FieldErrorBody{}, Meta: map[string]string{}},
 		Meta:           map[string]string{"apiKey": value},
+		UserKey:        value,
 	})
 	if err != nil {
 		return err

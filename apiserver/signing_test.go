@@ -109,6 +109,16 @@ func TestPathOnlySignature(t *testing.T) {
 		e := newEnv(t, func(c *Config) { c.StrictSigning = true })
 		wantError(t, e.do(treq{method: "GET", path: path, as: e.main.admin, sign: pathOnly}), 401, app.KindSignatureInvalid)
 		wantStatus(t, e.do(treq{method: "GET", path: path, as: e.main.admin}), 200)
+		// The exchange too (DECISIONS.md "Strict signing and the exchange"):
+		// a Portal-style client that signs it without the query is refused,
+		// before the password is looked at.
+		ex := exchangePath(e.main.sales.rec.Email, testPassword)
+		wantError(t, e.do(treq{method: "GET", path: ex, sign: pathOnly}), 401, app.KindSignatureInvalid)
+		wantStatus(t, e.do(treq{method: "GET", path: ex}), 200)
+	})
+	t.Run("compatible exchange", func(t *testing.T) {
+		e := newEnv(t)
+		wantStatus(t, e.do(treq{method: "GET", path: exchangePath(e.main.sales.rec.Email, testPassword), sign: pathOnly}), 200)
 	})
 }
 
