@@ -43,11 +43,12 @@ random per data folder. --demo-proposals N grows the main demo account to
 N proposals.
 
 Outside loopback, serve TLS (--tls-cert and --tls-key) or run behind a
-TLS-terminating proxy and set --public-url to the URL clients use.`
+TLS-terminating proxy and set --public-url to the https URL clients use;
+plain HTTP on a non-loopback address is refused unless --insecure-http.`
 
 type serveFlags struct {
 	addr, data, publicURL, tlsCert, tlsKey, logFormat string
-	demo, strict, trustForwarded                      bool
+	demo, strict, trustForwarded, insecureHTTP        bool
 	demoProposals                                     int
 	shutdownTimeout                                   time.Duration
 }
@@ -63,6 +64,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.BoolVar(&f.strict, "strict-signing", false, "refuse the compatibility signature over the URL without its query string")
 	fs.StringVar(&f.tlsCert, "tls-cert", "", "TLS certificate `file` (PEM); serve HTTPS with --tls-key")
 	fs.StringVar(&f.tlsKey, "tls-key", "", "TLS private key `file` (PEM)")
+	fs.BoolVar(&f.insecureHTTP, "insecure-http", false, "allow plain HTTP on a non-loopback address without TLS or an https --public-url")
 	fs.BoolVar(&f.trustForwarded, "trust-forwarded", false, "honour X-Forwarded-Proto/Host/For (only behind a proxy that sets them)")
 	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight requests may take to finish on shutdown")
 	fs.StringVar(&f.logFormat, "log-format", "auto", "log format: auto (JSON unless stderr is a terminal), json or text")
@@ -107,6 +109,10 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
+		return err
+	}
+	if err := checkPlainHTTP(ln.Addr(), tlsCfg != nil, f.publicURL, f.insecureHTTP); err != nil {
+		ln.Close()
 		return err
 	}
 	scheme := "http"
