@@ -139,8 +139,14 @@ func FuzzDecodeBody(f *testing.F) {
 			}
 			switch fd.typ {
 			case fString:
-				if _, ok := v.(string); !ok {
+				s, ok := v.(string)
+				if !ok {
 					t.Fatalf("%s: %T", name, v)
+				}
+				// Accepted text is valid UTF-8 without stray control
+				// characters (DECISIONS.md "Input fidelity").
+				if err := checkText(name, s); err != nil {
+					t.Fatalf("accepted %q: %v", s, err)
 				}
 			case fID:
 				if id, ok := v.(int64); !ok || id <= 0 {
