@@ -2,7 +2,7 @@ package apiserver
 
 import (
 	"crypto/rand"
-	"math"
+	"fmt"
 	"net"
 	"net/http"
 	"strconv"
@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"proposaldesk/apiserver/auth"
+	"proposaldesk/apiserver/lockout"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
 )
@@ -65,14 +66,9 @@ func (s *Server) keyExchange(c *call) error {
 		return app.Invalid("Password", "is required")
 	}
 
-	nameKey := "user:" + strings.ToLower(strings.TrimSpace(name))
-	addrKey := "addr:" + s.clientAddr(c.r)
-	for _, k := range []string{nameKey, addrKey} {
-		if blocked, wait := s.limiter.blocked(k, c.now); blocked {
-			c.w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-			return app.Errorf(app.KindRateLimited,
-				"Too many failed sign-ins. Try again in %d minutes.", int(math.Ceil(wait.Minutes())))
-		}
+	keys := lockout.KeysOf(name, s.clientAddr(c.r))
+	if err := s.checkLockout(c, keys); err != nil {
+		return err
 	}
 
 	ctx := c.r.Context()
@@ -83,13 +79,9 @@ func (s *Server) keyExchange(c *call) error {
 	case err != nil:
 		// Unknown user: spend the same bcrypt time as a wrong password.
 		auth.CheckPassword(s.dummyPasswordHash(), password)
-		s.limiter.fail(nameKey, c.now)
-		s.limiter.fail(addrKey, c.now)
-		return errInvalidCredentials
+		return s.signInFailed(c, keys)
 	case !auth.CheckPassword(u.PasswordHash, password):
-		s.limiter.fail(nameKey, c.now)
-		s.limiter.fail(addrKey, c.now)
-		return errInvalidCredentials
+		return s.signInFailed(c, keys)
 	}
 	if !u.EmailVerified {
 		return app.Errorf(app.KindEmailNotVerified,
@@ -110,7 +102,9 @@ func (s *Server) keyExchange(c *call) error {
 	}); err != nil {
 		return err
 	}
-	s.limiter.reset(nameKey)
+	if err := s.signins.Succeeded(ctx, keys, c.now); err != nil {
+		return fmt.Errorf("record sign-in of %s: %w", keys.User, err)
+	}
 	if info := infoOf(c.r); info != nil {
 		info.accountID, info.userID = u.AccountID, u.ID
 	}

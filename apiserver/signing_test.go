@@ -190,35 +190,6 @@ func TestKeyExchange(t *testing.T) {
 	}
 }
 
-func TestExchangeRateLimit(t *testing.T) {
-	e := newEnv(t)
-	name := e.main.admin.rec.Email
-	for i := 0; i < exchangeFailureLimit; i++ {
-		wantError(t, e.do(treq{method: "GET", path: exchangePath(name, "wrong password!")}), 401, app.KindInvalidCredentials)
-	}
-	r := e.do(treq{method: "GET", path: exchangePath(name, testPassword)})
-	wantError(t, r, 429, app.KindRateLimited)
-	if ra := r.header.Get("Retry-After"); ra == "" || ra == "0" {
-		t.Fatalf("Retry-After %q", ra)
-	}
-	// The client address is limited too: other names from the same
-	// address are refused as well.
-	wantError(t, e.do(treq{method: "GET", path: exchangePath(e.main.viewer.rec.Email, testPassword)}), 429, app.KindRateLimited)
-
-	// Per user name, across addresses (checked directly on the limiter).
-	l := newRateLimiter(3, time.Minute)
-	now := time.Now()
-	for i := 0; i < 3; i++ {
-		l.fail("user:a", now)
-	}
-	if b, _ := l.blocked("user:a", now); !b {
-		t.Fatal("not blocked after 3 failures")
-	}
-	if b, _ := l.blocked("user:a", now.Add(time.Minute)); b {
-		t.Fatal("still blocked after the window")
-	}
-}
-
 func TestEveryResponseHasDateAndRequestID(t *testing.T) {
 	e := newEnv(t)
 	for _, r := range []tres{
