@@ -45,7 +45,14 @@ func serve(t *testing.T, lim Limits, h http.Handler) (*Limiter, string) {
 // open and idle (keep-alive).
 func idleConn(t *testing.T, addr string) net.Conn {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
+	return idleConnFrom(t, "127.0.0.1", addr)
+}
+
+// idleConnFrom is idleConn from a given loopback source address.
+func idleConnFrom(t *testing.T, from, addr string) net.Conn {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+	c, err := d.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,4 +160,31 @@ func closedByServer(c net.Conn) bool {
 		return false
 	}
 	return err != nil
+}
+
+// TestTotalCapClosesTheLongestIdleOfAll: with the total cap reached by
+// two addresses, a third address gets in by closing the longest-idle
+// connection of all.
+func TestTotalCapClosesTheLongestIdleOfAll(t *testing.T) {
+	lim := Limits{Total: 20, PerAddr: 10}
+	l, addr := serve(t, lim, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
+	var first net.Conn
+	for i := range 10 {
+		c := idleConnFrom(t, "127.0.0.1", addr)
+		if i == 0 {
+			first = c
+		}
+	}
+	for range 10 {
+		idleConnFrom(t, "127.0.0.2", addr)
+	}
+	idleConnFrom(t, "127.0.0.3", addr)
+	total, one := l.Open("127.0.0.1")
+	_, three := l.Open("127.0.0.3")
+	if total != 20 || one != 9 || three != 1 {
+		t.Fatalf("open %d, from .1 %d, from .3 %d", total, one, three)
+	}
+	if !closedByServer(first) {
+		t.Fatal("the longest-idle connection of all is still open")
+	}
 }
