@@ -58,6 +58,7 @@ var statusCodeNames = map[int]string{
 	413: "RequestEntityTooLarge",
 	415: "UnsupportedMediaType",
 	429: "TooManyRequests",
+	431: "RequestHeaderFieldsTooLarge",
 	500: "InternalServerError",
 }
 
