@@ -1,0 +1,70 @@
+package pgtest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// shared is the cluster of this test binary, started by Main.
+var shared *Cluster
+
+var dbSeq atomic.Int64
+
+// Main starts one cluster for the test binary, runs the tests and removes
+// the cluster. Call it from TestMain. When PostgreSQL cannot start the
+// binary fails: tests that need it must not pass without it.
+func Main(m *testing.M) {
+	c, err := Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	err = c.waitReady(ctx)
+	cancel()
+	if err != nil {
+		c.Close()
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	shared = c
+	code := m.Run()
+	if err := c.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
+	os.Exit(code)
+}
+
+// Shared is the cluster Main started; the test fails without one.
+func Shared(t testing.TB) *Cluster {
+	t.Helper()
+	if shared == nil {
+		t.Fatal("pgtest: no cluster: call pgtest.Main from the package's TestMain")
+	}
+	return shared
+}
+
+var unsafe = regexp.MustCompile(`[^a-z0-9_]+`)
+
+// NewDatabase makes a fresh empty database for the test in the shared
+// cluster and returns its URL.
+func NewDatabase(t testing.TB) string {
+	t.Helper()
+	c := Shared(t)
+	name := unsafe.ReplaceAllString(strings.ToLower(t.Name()), "_")
+	if len(name) > 40 {
+		name = name[:40]
+	}
+	name = fmt.Sprintf("t%d_%s", dbSeq.Add(1), name)
+	url, err := c.CreateDatabase(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return url
+}
