@@ -157,7 +157,7 @@ func (s *Store) Update(ctx context.Context, accountID int64, fn func(store.Tx) e
 
 func (s *Store) run(ctx context.Context, accountID int64, opts pgx.TxOptions, begin string, fn func(store.Tx) error) error {
 	return dbErr(pgx.BeginTxFunc(ctx, s.pool, opts, func(ptx pgx.Tx) error {
-		t := &tx{s: s, ctx: ctx, q: ptx, id: accountID}
+		t := &tx{s: s, ctx: ctx, q: ptx, id: accountID, writable: opts.AccessMode != pgx.ReadOnly}
 		var raw []byte
 		if err := ptx.QueryRow(ctx, begin, accountID).Scan(&raw); err != nil {
 			if errors.Is(err, pgx.ErrNoRows) {

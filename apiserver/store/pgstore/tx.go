@@ -18,11 +18,12 @@ import (
 // tx is a transaction bound to one account: every statement names the
 // account, so another account's rows are not found.
 type tx struct {
-	s       *Store
-	ctx     context.Context
-	q       pgx.Tx
-	id      int64
-	account store.Account
+	s        *Store
+	ctx      context.Context
+	q        pgx.Tx
+	id       int64
+	writable bool
+	account  store.Account
 	// err is the first failure of a method that cannot return one
 	// (NextID, NextNumber); the transaction fails with it.
 	err error
@@ -54,6 +55,13 @@ func (t *tx) getJSON(v any, sql string, args ...any) (found bool, err error) {
 // it with what) and claims it for this account.
 func (t *tx) claim(id int64, what string) error {
 	var owner int64
+	if !t.writable {
+		err := t.q.QueryRow(t.ctx, "SELECT account_id FROM owners WHERE id = $1", id).Scan(&owner)
+		if err == nil && owner != t.id {
+			return notFound("%s %d not found", what, id)
+		}
+		return fmt.Errorf("pgstore: write of %s %d in a read-only transaction", what, id)
+	}
 	err := t.q.QueryRow(t.ctx, `INSERT INTO owners (id, account_id) VALUES ($1, $2)
 		ON CONFLICT (id) DO UPDATE SET account_id = owners.account_id RETURNING account_id`, id, t.id).Scan(&owner)
 	if err != nil {
