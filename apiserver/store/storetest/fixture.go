@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -67,7 +68,9 @@ func NewFixture(t testing.TB, be Backend) *Fixture {
 	return f
 }
 
-var clock = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+// ticks gives each new proposal its own second after 2026-01-01; atomic
+// because replica tests make proposals from several goroutines.
+var ticks atomic.Int64
 
 // NewProposal makes a Draft proposal with a new ID and number.
 func NewProposal(tx store.Tx, name string, c *app.Contact) *app.Proposal {
@@ -76,9 +79,9 @@ func NewProposal(tx store.Tx, name string, c *app.Contact) *app.Proposal {
 	p.Number = tx.NextNumber()
 	p.Name = name
 	p.Status = app.StatusDraft
-	clock = clock.Add(time.Second)
-	p.CreatedDate = app.At(clock)
-	p.LastModifiedDate = app.At(clock)
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(ticks.Add(1)) * time.Second)
+	p.CreatedDate = app.At(at)
+	p.LastModifiedDate = app.At(at)
 	if c != nil {
 		p.Customer = &app.Customer{Contact: *c}
 	}
