@@ -22,6 +22,7 @@ import (
 	"proposaldesk/apiserver/demo"
 	"proposaldesk/app"
 	"proposaldesk/app/signing"
+	"proposaldesk/apiserver/store/pgstore/pgtest"
 	"proposaldesk/cmd/server/internal/load"
 )
 
@@ -39,7 +40,7 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := pgtest.Run(m) // the replica tests' PostgreSQL
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -16,14 +16,17 @@ var shared *Cluster
 
 var dbSeq atomic.Int64
 
-// Main starts one cluster for the test binary, runs the tests and removes
-// the cluster. Call it from TestMain. When PostgreSQL cannot start the
+// Main is os.Exit(Run(m)), for a TestMain with nothing else to do.
+func Main(m *testing.M) { os.Exit(Run(m)) }
+
+// Run starts one cluster for the test binary, runs the tests, removes the
+// cluster and returns the exit code. When PostgreSQL cannot start the
 // binary fails: tests that need it must not pass without it.
-func Main(m *testing.M) {
+func Run(m *testing.M) int {
 	c, err := Start()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	err = c.waitReady(ctx)
@@ -31,14 +34,14 @@ func Main(m *testing.M) {
 	if err != nil {
 		c.Close()
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
 	shared = c
 	code := m.Run()
 	if err := c.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	}
-	os.Exit(code)
+	return code
 }
 
 // Shared is the cluster Main started; the test fails without one.

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"proposaldesk/apiserver/store/pgstore/pgtest"
+)
+
+// startReplicas starts two demo servers on one fresh PostgreSQL database,
+// at once (one seeds, under the demo lock), each with its own data folder
+// for its demo.json, and signs in to each.
+func startReplicas(t *testing.T) [2]*apiClient {
+	t.Helper()
+	db := pgtest.NewDatabase(t)
+	var ps [2]*proc
+	var datas [2]string
+	var wg sync.WaitGroup
+	for i := range ps {
+		datas[i] = t.TempDir()
+		wg.Go(func() { ps[i] = startServe(t, datas[i], "--demo", "--database", db, "--db-max-conns", "8") })
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	var cs [2]*apiClient
+	for i, p := range ps {
+		creds := readDemo(t, datas[i])
+		if creds.BaseURL != p.baseURL {
+			t.Errorf("replica %d: demo.json baseUrl %q, listening on %q", i, creds.BaseURL, p.baseURL)
+		}
+		cs[i] = login(t, p.baseURL, creds) // the passwords reached both
+	}
+	return cs
+}
+
+// TestReplicas: two serve processes on one database behave as one server.
+func TestReplicas(t *testing.T) {
+	if testing.Short() {
+		t.Skip("subprocess test")
+	}
+	cs := startReplicas(t)
+	for _, c := range cs {
+		for _, probe := range []string{"/healthz", "/readyz"} {
+			resp, err := http.Get(c.base + probe)
+			if err != nil || resp.StatusCode != http.StatusOK {
+				t.Errorf("%s%s: %v %v", c.base, probe, resp, err)
+			} else {
+				resp.Body.Close()
+			}
+		}
+	}
+
+	// A write on one is read on the other at once.
+	id := cs[0].newProposal(t, "Made on replica 0")
+	path := "/public/proposals/" + strconv.FormatInt(id, 10)
+	var d detail
+	if _, err := cs[1].call("GET", path, nil, &d); err != nil || d.ID != id {
+		t.Fatalf("replica 1 reading replica 0's write: %v %+v", err, d)
+	}
+
+	// 16 racing create-area calls over both lose none.
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			if _, err := cs[i%2].call("POST", path+"/area", map[string]any{"Name": fmt.Sprint("Room ", i)}, nil); err != nil {
+				t.Errorf("create area %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	if _, err := cs[1].call("GET", path, nil, &d); err != nil || len(d.Areas) != 16 {
+		t.Fatalf("after 16 racing create-area: %d areas, %v", len(d.Areas), err)
+	}
+
+	// 10 racing create-option calls on one area leave exactly three.
+	area := d.Areas[0]
+	var ok atomic.Int32
+	for i := range 10 {
+		wg.Go(func() {
+			optPath := fmt.Sprintf("%s/area/%d/option", path, area.ID)
+			if st, _ := cs[i%2].call("POST", optPath, map[string]any{"ClientDescription": fmt.Sprint("opt ", i)}, nil); st == http.StatusOK {
+				ok.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	cs[0].call("GET", path, nil, &d)
+	for _, a := range d.Areas {
+		if a.ID == area.ID && len(a.Options) != 3 {
+			t.Errorf("area has %d options after 10 racing creates (%d succeeded); want 3", len(a.Options), ok.Load())
+		}
+	}
+
+	// One Idempotency-Key sent to both replicas at once applies once.
+	before := len(d.Areas)
+	statuses := make([]int, 2)
+	for i := range cs {
+		wg.Go(func() {
+			req := cs[i].request("POST", path+"/area", strings.NewReader(`{"Name":"Once"}`), "application/json")
+			req.Header.Set("Idempotency-Key", "same-key-both-replicas")
+			resp, err := cs[i].hc.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+			statuses[i] = resp.StatusCode
+		})
+	}
+	wg.Wait()
+	cs[1].call("GET", path, nil, &d)
+	if len(d.Areas) != before+1 || statuses[0] != http.StatusOK || statuses[1] != http.StatusOK {
+		t.Errorf("same key on two replicas: %d areas (want %d), statuses %v", len(d.Areas), before+1, statuses)
+	}
+}
