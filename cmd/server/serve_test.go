@@ -20,9 +20,9 @@ import (
 	"time"
 
 	"proposaldesk/apiserver/demo"
+	"proposaldesk/apiserver/store/pgstore/pgtest"
 	"proposaldesk/app"
 	"proposaldesk/app/signing"
-	"proposaldesk/apiserver/store/pgstore/pgtest"
 	"proposaldesk/cmd/server/internal/load"
 )
 
