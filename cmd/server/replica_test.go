@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"proposaldesk/apiserver/store/pgstore/pgtest"
 )
@@ -15,7 +16,7 @@ import (
 // startReplicas starts two demo servers on one fresh PostgreSQL database,
 // at once (one seeds, under the demo lock), each with its own data folder
 // for its demo.json, and signs in to each.
-func startReplicas(t *testing.T) [2]*apiClient {
+func startReplicas(t *testing.T) ([2]*apiClient, [2]*proc) {
 	t.Helper()
 	db := pgtest.NewDatabase(t)
 	var ps [2]*proc
@@ -37,7 +38,7 @@ func startReplicas(t *testing.T) [2]*apiClient {
 		}
 		cs[i] = login(t, p.baseURL, creds) // the passwords reached both
 	}
-	return cs
+	return cs, ps
 }
 
 // TestReplicas: two serve processes on one database behave as one server.
@@ -45,7 +46,7 @@ func TestReplicas(t *testing.T) {
 	if testing.Short() {
 		t.Skip("subprocess test")
 	}
-	cs := startReplicas(t)
+	cs, _ := startReplicas(t)
 	for _, c := range cs {
 		for _, probe := range []string{"/healthz", "/readyz"} {
 			resp, err := http.Get(c.base + probe)
@@ -119,4 +120,80 @@ func TestReplicas(t *testing.T) {
 	if len(d.Areas) != before+1 || statuses[0] != http.StatusOK || statuses[1] != http.StatusOK {
 		t.Errorf("same key on two replicas: %d areas (want %d), statuses %v", len(d.Areas), before+1, statuses)
 	}
+}
+
+// TestReplicaKilledUnderLoad: writers on both replicas add areas; one
+// replica is killed with SIGKILL mid-load. Every write either replica
+// acknowledged is there, read through the survivor, which kept serving.
+func TestReplicaKilledUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("subprocess test")
+	}
+	cs, ps := startReplicas(t)
+	const writers = 6
+	ids := make([]int64, writers)
+	acked := make([]map[string]bool, writers)
+	for w := range writers {
+		ids[w] = cs[0].newProposal(t, fmt.Sprint("Kill test ", w))
+		acked[w] = map[string]bool{}
+	}
+	var mu sync.Mutex
+	var killed atomic.Bool
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			wc := *cs[w%2]
+			wc.hc = &http.Client{Timeout: 10 * time.Second}
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				name := fmt.Sprintf("Room %d-%d", w, n)
+				status, err := wc.call("POST", "/public/proposals/"+strconv.FormatInt(ids[w], 10)+"/area", map[string]any{"Name": name}, nil)
+				if err != nil {
+					if w%2 == 0 && (status == 0 || killed.Load()) {
+						return // the killed replica's writers stop
+					}
+					t.Errorf("write %s: %v", name, err)
+					return
+				}
+				mu.Lock()
+				acked[w][name] = true
+				mu.Unlock()
+			}
+		})
+	}
+	time.Sleep(1500 * time.Millisecond)
+	killed.Store(true)
+	if err := ps[0].cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	ps[0].wait(t, 10*time.Second)
+	time.Sleep(500 * time.Millisecond) // the survivor keeps taking writes
+	close(stop)
+	wg.Wait()
+	total := 0
+	for w := range writers {
+		var d detail
+		if _, err := cs[1].call("GET", "/public/proposals/"+strconv.FormatInt(ids[w], 10), nil, &d); err != nil {
+			t.Fatal(err)
+		}
+		have := map[string]bool{}
+		for _, a := range d.Areas {
+			have[a.Name] = true
+		}
+		for name := range acked[w] {
+			total++
+			if !have[name] {
+				t.Errorf("acknowledged area %q of proposal %d is missing", name, ids[w])
+			}
+		}
+	}
+	if total < 20 {
+		t.Errorf("only %d writes acknowledged", total)
+	}
+	t.Logf("%d acknowledged writes checked", total)
 }
