@@ -71,3 +71,12 @@ func NewDatabase(t testing.TB) string {
 	}
 	return url
 }
+
+// NewDatabaseNamed is NewDatabase for fixtures shared by several tests
+// (made outside any one test): the database is named name.
+func NewDatabaseNamed(name string) (string, error) {
+	if shared == nil {
+		return "", fmt.Errorf("pgtest: no cluster: call pgtest.Main or pgtest.Run from the package's TestMain")
+	}
+	return shared.CreateDatabase(context.Background(), fmt.Sprintf("f%d_%s", dbSeq.Add(1), unsafe.ReplaceAllString(strings.ToLower(name), "_")))
+}
