@@ -8,6 +8,7 @@
 //	server users revoke-keys  revoke every API key of a user
 //	server backup           write a consistent copy of the database
 //	server migrate          apply the PostgreSQL schema migrations
+//	server migrate-data     copy a bbolt data folder into PostgreSQL
 //	server load             load-test a running server (loopback only)
 //	server export           export proposals (CSV, JSON Lines) or a PDF via the API
 //
@@ -39,6 +40,7 @@ Commands:
   users revoke-keys     revoke every API key of a user
   backup                write a consistent copy of the database
   migrate               apply the PostgreSQL schema migrations and exit
+  migrate-data          copy a bbolt data folder into an empty PostgreSQL database
   load                  load-test a running server on loopback
   export                export proposals (CSV, JSON Lines) or one PDF, as an Admin
 
@@ -112,6 +114,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdBackup(ctx, rest, stdout, stderr)
 	case "migrate":
 		err = cmdMigrate(ctx, rest, stdout, stderr)
+	case "migrate-data":
+		err = cmdMigrateData(ctx, rest, stdout, stderr)
 	case "load":
 		err = cmdLoad(ctx, rest, stdout, stderr)
 	case "export":
