@@ -16,6 +16,12 @@ func (s *Store) Locked(ctx context.Context, key int64, fn func() error) error {
 		return dbErr(fmt.Errorf("lock %d: %w", key, err))
 	}
 	defer conn.Release()
+	// The holder may work for minutes (seeding 10,000 demo proposals):
+	// waiting for it is not a stuck statement.
+	if _, err := conn.Exec(ctx, "SET statement_timeout = 0"); err != nil {
+		return dbErr(fmt.Errorf("lock %d: %w", key, err))
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "RESET statement_timeout")
 	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", key); err != nil {
 		return dbErr(fmt.Errorf("lock %d: %w", key, err))
 	}
