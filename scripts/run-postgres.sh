@@ -39,10 +39,13 @@ for i in 1 2; do
   pids+=($!)
 done
 for i in 1 2; do
-  for _ in $(seq 1 600); do
-    curl -fsS -o /dev/null "http://127.0.0.1:808$i/readyz" 2>/dev/null && [ -f "$run/replica$i/demo.json" ] && break
+  ready=""
+  for _ in $(seq 1 1500); do  # seeding --demo-proposals 10000 takes minutes
+    if curl -fsS -o /dev/null "http://127.0.0.1:808$i/readyz" 2>/dev/null && [ -f "$run/replica$i/demo.json" ]; then ready=1; break; fi
+    kill -0 "${pids[$((i-1))]}" 2>/dev/null || break
     sleep 0.2
   done
+  [ -n "$ready" ] || { echo "run-postgres: replica $i did not start; see $run/replica$i.log" >&2; exit 1; }
   echo "run-postgres: replica $i at http://127.0.0.1:808$i (demo credentials in $run/replica$i/demo.json, log $run/replica$i.log)"
 done
 echo "run-postgres: database $url; Ctrl+C stops everything"
