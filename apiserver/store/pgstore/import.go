@@ -96,10 +96,8 @@ func (k *sink) PutProposal(accountID int64, p *app.Proposal, feedSeq int64) erro
 	if err := k.own(p.ID, accountID); err != nil {
 		return err
 	}
-	entry := app.EntryOf(p)
-	err := k.exec(fmt.Sprint("proposal ", p.ID), `INSERT INTO proposals (id, account_id, version, archived, search, doc, entry, list_row)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		p.ID, accountID, p.Version, p.Archived, entry.Search, jsonOf(p), jsonOf(entry), jsonOf(app.ListItemView(p)))
+	err := k.exec(fmt.Sprint("proposal ", p.ID), upsertProposal,
+		append([]any{p.ID, accountID, p.Version, p.Archived, jsonOf(p), jsonOf(app.ListItemView(p))}, listValues(p)...)...)
 	if err != nil || feedSeq == 0 {
 		return err
 	}

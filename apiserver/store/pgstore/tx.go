@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -107,21 +108,16 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 	if err == nil && p.Version <= old {
 		p.Version = old + 1
 	}
-	entry := app.EntryOf(p)
 	doc, err1 := json.Marshal(p)
-	ent, err2 := json.Marshal(entry)
-	row, err3 := json.Marshal(app.ListItemView(p))
-	if err := errors.Join(err1, err2, err3); err != nil {
+	row, err2 := json.Marshal(app.ListItemView(p))
+	if err := errors.Join(err1, err2); err != nil {
 		return fmt.Errorf("encode proposal %d: %w", p.ID, err)
 	}
 	// The row, and its change at the account's next feed position, in one
 	// round trip. The account row is locked by this transaction (Update),
 	// so positions are handed out in commit order.
 	b := &pgx.Batch{}
-	b.Queue(`INSERT INTO proposals (id, account_id, version, archived, search, doc, entry, list_row)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-		ON CONFLICT (id) DO UPDATE SET version = $3, archived = $4, search = $5, doc = $6, entry = $7, list_row = $8`,
-		p.ID, t.id, p.Version, p.Archived, entry.Search, doc, ent, row)
+	b.Queue(upsertProposal, append([]any{p.ID, t.id, p.Version, p.Archived, doc, row}, listValues(p)...)...)
 	b.Queue(`WITH s AS (UPDATE accounts SET feed_seq = feed_seq + 1 WHERE id = $1 RETURNING feed_seq)
 		INSERT INTO changes (account_id, proposal_id, seq) SELECT $1, $2, feed_seq FROM s
 		ON CONFLICT (account_id, proposal_id) DO UPDATE SET seq = excluded.seq`, t.id, p.ID)
@@ -130,6 +126,21 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 	}
 	return nil
 }
+
+// upsertProposal writes a proposal row: $1..$6 as named, then the list
+// columns ($7 on).
+var upsertProposal = func() string {
+	cols := strings.Split(listColumns, ", ")
+	var ph, set []string
+	for i, c := range cols {
+		ph = append(ph, fmt.Sprintf("$%d", i+7))
+		set = append(set, fmt.Sprintf("%s = $%d", c, i+7))
+	}
+	return fmt.Sprintf(`INSERT INTO proposals (id, account_id, version, archived, doc, list_row, %s)
+		VALUES ($1, $2, $3, $4, $5, $6, %s)
+		ON CONFLICT (id) DO UPDATE SET version = $3, archived = $4, doc = $5, list_row = $6, %s`,
+		listColumns, strings.Join(ph, ", "), strings.Join(set, ", "))
+}()
 
 func (t *tx) ProposalIDs() ([]int64, error) {
 	rows, _ := t.q.Query(t.ctx, "SELECT id FROM proposals WHERE account_id = $1 ORDER BY id", t.id)

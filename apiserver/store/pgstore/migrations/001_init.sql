@@ -38,19 +38,30 @@ CREATE TABLE api_keys (
 );
 CREATE INDEX api_keys_user ON api_keys (user_id);
 
--- search is app.ListEntry.Search (lower-cased by the server); the trigram
--- index answers the list's LIKE '%word%' without a scan.
+-- The list columns are app.ListEntry as the server computes it: text
+-- lower-cased by Go and compared COLLATE "C" (byte order, as Go compares),
+-- times as Unix nanoseconds, the status as its lifecycle rank. So the
+-- database filters, sorts and pages exactly as app.ListQuery does. The
+-- trigram index answers the search's LIKE '%word%' without a scan.
 CREATE TABLE proposals (
   id bigint PRIMARY KEY,
   account_id bigint NOT NULL REFERENCES accounts,
   version bigint NOT NULL,
   archived boolean NOT NULL,
+  number bigint NOT NULL,
+  name_key text COLLATE "C" NOT NULL,
+  client_key text COLLATE "C" NOT NULL,
+  status text NOT NULL,
+  status_rank int NOT NULL,
+  contact_id bigint NOT NULL,
+  salesperson_id bigint NOT NULL,
+  created_ns bigint NOT NULL,
+  modified_ns bigint NOT NULL,
   search text NOT NULL,
   doc jsonb NOT NULL,
-  entry jsonb NOT NULL,
   list_row jsonb NOT NULL
 );
-CREATE INDEX proposals_account ON proposals (account_id, archived);
+CREATE INDEX proposals_modified ON proposals (account_id, archived, modified_ns, id);
 CREATE INDEX proposals_search ON proposals USING gin (search gin_trgm_ops);
 
 CREATE TABLE contacts (
