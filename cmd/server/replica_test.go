@@ -197,3 +197,57 @@ func TestReplicaKilledUnderLoad(t *testing.T) {
 	}
 	t.Logf("%d acknowledged writes checked", total)
 }
+
+// TestReplicaSurvivesDatabaseRestart: while PostgreSQL is down a replica
+// answers 503 with errorCode Unavailable in the API's error body and
+// /readyz fails (/healthz does not); when the database is back the same
+// process serves again.
+func TestReplicaSurvivesDatabaseRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("subprocess test")
+	}
+	data := t.TempDir()
+	p := startServe(t, data, "--demo", "--database", pgtest.NewDatabase(t))
+	c := login(t, p.baseURL, readDemo(t, data))
+	id := c.newProposal(t, "Before the outage")
+	path := "/public/proposals/" + strconv.FormatInt(id, 10)
+	probe := func(name string) int {
+		resp, err := http.Get(p.baseURL + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	cluster := pgtest.Shared(t)
+	if err := cluster.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	restarted := false
+	defer func() {
+		if !restarted {
+			cluster.Start()
+		}
+	}()
+	status, err := c.call("GET", path, nil, nil)
+	if status != http.StatusServiceUnavailable || err == nil || !strings.Contains(err.Error(), `"errorCode":"Unavailable"`) {
+		t.Errorf("GET with the database down: %d %v", status, err)
+	}
+	if st := probe("/readyz"); st != http.StatusServiceUnavailable {
+		t.Errorf("/readyz with the database down: %d", st)
+	}
+	if st := probe("/healthz"); st != http.StatusOK {
+		t.Errorf("/healthz with the database down: %d", st)
+	}
+	if err := cluster.Start(); err != nil {
+		t.Fatal(err)
+	}
+	restarted = true
+	var d detail
+	if _, err := c.call("GET", path, nil, &d); err != nil || d.ID != id {
+		t.Errorf("GET after the restart: %v", err)
+	}
+	if st := probe("/readyz"); st != http.StatusOK {
+		t.Errorf("/readyz after the restart: %d", st)
+	}
+}
