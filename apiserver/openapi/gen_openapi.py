@@ -119,7 +119,7 @@ schemas["ResponseStatus"] = obj(O(errorCode=S, message=S, stackTrace={"type": "s
 SM = {"type": ["object","null"], "additionalProperties": S}
 ANY = {"description": "Always null."}
 schemas["ErrorBody"] = obj(O(
-  errorCode={"type": "string", "enum": ["ValidationFailed","InvalidPaging","AreaNameTaken","OptionLimitReached","CredentialsMissing","SignatureInvalid","TimestampOutOfRange","InvalidCredentials","EmailNotVerified","ApiKeyRevoked","SubscriptionInactive","PermissionDenied","NotFound","ProposalLocked","NoContactAssigned","InvalidTransition","IdempotencyKeyReused","PreconditionFailed","PayloadTooLarge","UnsupportedMediaType","RateLimited","InternalError"]},
+  errorCode={"type": "string", "enum": ["ValidationFailed","InvalidPaging","AreaNameTaken","OptionLimitReached","CredentialsMissing","SignatureInvalid","TimestampOutOfRange","InvalidCredentials","EmailNotVerified","ApiKeyRevoked","SubscriptionInactive","PermissionDenied","NotFound","ProposalLocked","NoContactAssigned","InvalidTransition","IdempotencyKeyReused","PreconditionFailed","PayloadTooLarge","UnsupportedMediaType","RateLimited","InternalError","Unavailable"]},
   stackTrace={"type": "string", "description": "Always empty."}, contentType=S, message=S, helpLink={"type": ["string","null"]}, source={"type": ["string","null"]},
   status={"type": "integer", "description": "The HTTP status."}, statusCode={"type": "string", "description": ".NET HttpStatusCode name, e.g. \"NotFound\"."}, statusDescription=S,
   hResult={"type": "integer"}, headers=SM, options=SM, cookies={"type": ["array","null"], "items": {"type": "object"}},
