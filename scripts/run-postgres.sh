@@ -34,6 +34,8 @@ stop() {
   "${as_pg[@]}" "$bin/pg_ctl" stop -w -D "$run/cluster" >/dev/null || true
 }
 trap stop EXIT
+trap "exit 130" INT
+trap "exit 143" TERM
 for i in 1 2; do
   ./bin/server serve --demo --database "$url" --data "$run/replica$i" --addr "127.0.0.1:808$i" "$@" 2>"$run/replica$i.log" &
   pids+=($!)
