@@ -34,6 +34,7 @@ var kindStatus = map[app.Kind]int{
 	app.KindUnsupportedMediaType: http.StatusUnsupportedMediaType,
 	app.KindRateLimited:          http.StatusTooManyRequests,
 	app.KindInternal:             http.StatusInternalServerError,
+	app.KindUnavailable:          http.StatusServiceUnavailable,
 }
 
 // StatusOf is the HTTP status of an error kind.
@@ -59,6 +60,7 @@ var statusCodeNames = map[int]string{
 	415: "UnsupportedMediaType",
 	429: "TooManyRequests",
 	431: "RequestHeaderFieldsTooLarge",
+	503: "ServiceUnavailable",
 	500: "InternalServerError",
 }
 

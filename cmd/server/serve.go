@@ -20,7 +20,8 @@ import (
 	"proposaldesk/apiserver"
 	"proposaldesk/apiserver/connlimit"
 	"proposaldesk/apiserver/demo"
-	"proposaldesk/apiserver/store/boltstore"
+	"proposaldesk/apiserver/store"
+	"proposaldesk/apiserver/store/pgstore"
 )
 
 // Files inside the data folder.
@@ -52,6 +53,7 @@ type serveFlags struct {
 	demo, strict, trustForwarded, insecureHTTP        bool
 	demoProposals, maxConns, maxConnsPerAddr          int
 	shutdownTimeout, idleTimeout                      time.Duration
+	db                                                storeFlags
 }
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -72,9 +74,11 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&f.maxConnsPerAddr, "max-conns-per-addr", 0, "cap on open connections from one client IP (0: a quarter of --max-conns)")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", 30*time.Second, "how long an idle keep-alive connection stays open")
 	fs.StringVar(&f.logFormat, "log-format", "auto", "log format: auto (JSON unless stderr is a terminal), json or text")
+	databaseFlag(fs, &f.db)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	f.db.data = f.data
 	tuneGC()
 	if (f.tlsCert == "") != (f.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key go together")
@@ -88,11 +92,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := os.MkdirAll(f.data, 0o700); err != nil {
 		return err
 	}
-	st, err := boltstore.Open(filepath.Join(f.data, dbFile), boltstore.WithTimeout(2*time.Second))
+	st, err := openServeStore(ctx, f)
 	if err != nil {
-		if errors.Is(err, boltstore.ErrInUse) {
-			return fmt.Errorf("%w: is another server running on %s?", err, f.data)
-		}
 		return err
 	}
 	defer func() {
@@ -142,7 +143,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		PublicURL: f.publicURL, StrictSigning: f.strict, TrustForwarded: f.trustForwarded, Logger: log,
 	}, st)
 	srv := &http.Server{
-		Handler:           api,
+		Handler:           withProbes(api, st),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      120 * time.Second,
@@ -152,9 +153,12 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 
-	admin, err := startAdminSocket(f.data, st, log)
-	if err != nil {
-		log.Warn("admin socket unavailable; admin commands need the server stopped", "err", err)
+	var admin *adminSocket
+	if f.db.database == "" {
+		// On PostgreSQL admin commands open the database themselves.
+		if admin, err = startAdminSocket(f.data, st, log); err != nil {
+			log.Warn("admin socket unavailable; admin commands need the server stopped", "err", err)
+		}
 	}
 
 	sigCtx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
@@ -189,13 +193,19 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // writeDemo seeds (first start) or grows the demo data and writes
 // DATA/demo.json.
-func writeDemo(ctx context.Context, st *boltstore.Store, f serveFlags, baseURL string, log *slog.Logger) error {
-	creds, err := demo.Seed(ctx, st, demo.Options{BaseURL: baseURL, GrowTo: f.demoProposals, Logger: log})
+func writeDemo(ctx context.Context, st store.Store, f serveFlags, baseURL string, log *slog.Logger) error {
+	var creds demo.Credentials
+	var err error
+	if pg, ok := st.(*pgstore.Store); ok {
+		creds, err = seedShared(ctx, pg, f, baseURL, log)
+	} else {
+		creds, err = demo.Seed(ctx, st, demo.Options{BaseURL: baseURL, GrowTo: f.demoProposals, Logger: log})
+	}
 	if err != nil {
 		return err
 	}
 	path := filepath.Join(f.data, demoFile)
-	if !creds.Created {
+	if !creds.Created && f.db.database == "" {
 		// Passwords exist only in the demo.json of the first start.
 		var earlier demo.Credentials
 		b, err := os.ReadFile(path)

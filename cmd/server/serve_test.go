@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"proposaldesk/apiserver/demo"
+	"proposaldesk/apiserver/store/pgstore/pgtest"
 	"proposaldesk/app"
 	"proposaldesk/app/signing"
 	"proposaldesk/cmd/server/internal/load"
@@ -39,7 +40,7 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := pgtest.Run(m) // the replica tests' PostgreSQL
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
