@@ -42,3 +42,7 @@ type Counter interface {
 	// success there; the address and user scopes keep their counts.
 	Succeeded(ctx context.Context, k Keys, now time.Time) error
 }
+
+// Scopes are the names of k's three scopes, as a Counter keys them: the
+// (user, address) pair, the address, and the user.
+func (k Keys) Scopes() (pair, addr, user string) { return pairKey(k), addrKeyOf(k), userKey(k) }

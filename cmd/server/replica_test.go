@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -10,13 +11,23 @@ import (
 	"testing"
 	"time"
 
+	"proposaldesk/apiserver/demo"
+	"proposaldesk/apiserver/lockout"
 	"proposaldesk/apiserver/store/pgstore/pgtest"
+	"proposaldesk/app"
+	"proposaldesk/cmd/server/internal/load"
 )
 
 // startReplicas starts two demo servers on one fresh PostgreSQL database,
 // at once (one seeds, under the demo lock), each with its own data folder
 // for its demo.json, and signs in to each.
 func startReplicas(t *testing.T) ([2]*apiClient, [2]*proc) {
+	cs, ps, _ := startReplicasCreds(t)
+	return cs, ps
+}
+
+// startReplicasCreds is startReplicas with the demo credentials.
+func startReplicasCreds(t *testing.T) ([2]*apiClient, [2]*proc, demo.Credentials) {
 	t.Helper()
 	db := pgtest.NewDatabase(t)
 	var ps [2]*proc
@@ -31,14 +42,15 @@ func startReplicas(t *testing.T) ([2]*apiClient, [2]*proc) {
 		t.FailNow()
 	}
 	var cs [2]*apiClient
+	var creds demo.Credentials
 	for i, p := range ps {
-		creds := readDemo(t, datas[i])
+		creds = readDemo(t, datas[i])
 		if creds.BaseURL != p.baseURL {
 			t.Errorf("replica %d: demo.json baseUrl %q, listening on %q", i, creds.BaseURL, p.baseURL)
 		}
 		cs[i] = login(t, p.baseURL, creds) // the passwords reached both
 	}
-	return cs, ps
+	return cs, ps, creds
 }
 
 // TestReplicas: two serve processes on one database behave as one server.
@@ -46,7 +58,7 @@ func TestReplicas(t *testing.T) {
 	if testing.Short() {
 		t.Skip("subprocess test")
 	}
-	cs, _ := startReplicas(t)
+	cs, _, creds := startReplicasCreds(t)
 	for _, c := range cs {
 		for _, probe := range []string{"/healthz", "/readyz"} {
 			resp, err := http.Get(c.base + probe)
@@ -119,6 +131,25 @@ func TestReplicas(t *testing.T) {
 	cs[1].call("GET", path, nil, &d)
 	if len(d.Areas) != before+1 || statuses[0] != http.StatusOK || statuses[1] != http.StatusOK {
 		t.Errorf("same key on two replicas: %d areas (want %d), statuses %v", len(d.Areas), before+1, statuses)
+	}
+
+	// Failed sign-ins count at both: wrong passwords spread over the two
+	// replicas (each alone under the free allowance) lock the user out at
+	// either, however a load balancer spreads the attempts.
+	admin, _ := creds.User(demo.MainAccountName, app.RoleAdmin, true)
+	hc := &http.Client{Timeout: 30 * time.Second}
+	exchange := func(i int, password string) error {
+		_, _, err := load.Exchange(context.Background(), hc, cs[i].base, creds.AppID, creds.AppSecret, admin.Email, password)
+		return err
+	}
+	free := lockout.Default.Pair.Free
+	for i := range free + 2 {
+		if err := exchange(i%2, "not the password"); err == nil {
+			t.Fatal("a wrong password was accepted")
+		}
+	}
+	if err := exchange(1, admin.Password); err == nil || !strings.Contains(err.Error(), "429") {
+		t.Errorf("after %d failures over two replicas, the correct password: %v; want 429 (the counts are shared)", free+2, err)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"proposaldesk/apiserver"
 	"proposaldesk/apiserver/connlimit"
 	"proposaldesk/apiserver/demo"
+	"proposaldesk/apiserver/lockout"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/store/pgstore"
 )
@@ -139,9 +140,15 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 
-	api := apiserver.New(apiserver.Config{
+	cfg := apiserver.Config{
 		PublicURL: f.publicURL, StrictSigning: f.strict, TrustForwarded: f.trustForwarded, Logger: log,
-	}, st)
+	}
+	if pg, ok := st.(*pgstore.Store); ok {
+		// Replicas share the failed sign-in counts, so the lockout holds
+		// however requests are spread over them.
+		cfg.SignInCounter = pg.SignInCounter(lockout.Default)
+	}
+	api := apiserver.New(cfg, st)
 	srv := &http.Server{
 		Handler:           withProbes(api, st),
 		ReadHeaderTimeout: 10 * time.Second,
