@@ -23,7 +23,9 @@ type SignInCounter struct {
 var _ lockout.Counter = (*SignInCounter)(nil)
 
 // SignInCounter returns the store's shared counter, forgetting by p.
-func (s *Store) SignInCounter(p lockout.Policy) *SignInCounter { return &SignInCounter{s: s, policy: p} }
+func (s *Store) SignInCounter(p lockout.Policy) *SignInCounter {
+	return &SignInCounter{s: s, policy: p}
+}
 
 // Load implements lockout.Counter.
 func (c *SignInCounter) Load(ctx context.Context, k lockout.Keys) (lockout.State, error) {
