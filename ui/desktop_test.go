@@ -90,6 +90,10 @@ func TestSignInMessages(t *testing.T) {
 		{app.Errorf(app.KindInvalidCredentials, "x"), "email or password"},
 		{app.Errorf(app.KindEmailNotVerified, "x"), "not been verified"},
 		{app.Errorf(app.KindTimestampOutOfRange, "x"), "clock"},
+		// The lockout's waits run from a second to a quarter of an hour.
+		{&syncer.APIError{Err: app.Errorf(app.KindRateLimited, "x"), RetryAfter: 4 * time.Second}, "Wait 4 seconds"},
+		{&syncer.APIError{Err: app.Errorf(app.KindRateLimited, "x"), RetryAfter: 15 * time.Minute}, "Wait 15 minutes"},
+		{&syncer.APIError{Err: app.Errorf(app.KindRateLimited, "x")}, "Wait a little"},
 	}
 	for _, c := range cases {
 		if got := signInMessage(c.err, "https://x"); !strings.Contains(got, c.want) {
