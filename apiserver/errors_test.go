@@ -365,6 +365,7 @@ func TestBadInputGetsTheErrorBody(t *testing.T) {
 		{"bad cursor", treq{method: "GET", path: "/public/changes?since=abc"}, 400, app.KindValidationFailed, "since"},
 		{"bad person", treq{method: "POST", path: "/public/people", body: `{"PartyType":"Robot","ContactType":"Client","FirstName":"A"}`, ct: "application/json"}, 400, app.KindValidationFailed, "PartyType"},
 		{"bad bool", treq{method: "POST", path: pathf("/public/people/%d/location", a.contact), body: `{"Street":"1 A","IsPrimary":"maybe"}`, ct: "application/json"}, 400, app.KindValidationFailed, "IsPrimary"},
+		{"bad US ZIP", treq{method: "POST", path: pathf("/public/people/%d/location", a.contact), body: `{"Street":"1 A","State":"FL","PostalCode":"ABCDE"}`, ct: "application/json"}, 400, app.KindValidationFailed, "PostalCode"},
 		{"bad idempotency key", treq{method: "POST", path: pathf("/public/proposals/%d", a.draft), body: `{"Name":"a"}`, ct: "application/json", header: map[string]string{"Idempotency-Key": strings.Repeat("k", 300)}}, 400, app.KindValidationFailed, "Idempotency-Key"},
 		{"wrong content type", treq{method: "POST", path: pathf("/public/proposals/%d", a.draft), body: `Name: a`, ct: "text/plain"}, 415, app.KindUnsupportedMediaType, ""},
 		{"multipart", treq{method: "POST", path: pathf("/public/proposals/%d", a.draft), body: "--x\r\n", ct: "multipart/form-data; boundary=x"}, 415, app.KindUnsupportedMediaType, ""},

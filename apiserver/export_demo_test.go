@@ -22,7 +22,6 @@ import (
 
 	"proposaldesk/apiserver/demo"
 	"proposaldesk/apiserver/store"
-	"proposaldesk/apiserver/store/boltstore"
 	"proposaldesk/app"
 	"proposaldesk/app/exportfmt"
 	"proposaldesk/internal/pdftext"
@@ -41,7 +40,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := runTests(m)
 	if demoEnv != nil {
 		demoEnv.srv.Close()
 		demoEnv.st.Close()
@@ -71,7 +70,7 @@ func seedDemo() error {
 		return err
 	}
 	demoDir = dir
-	st, err := boltstore.Open(filepath.Join(dir, "demo.db"), boltstore.WithNoSync())
+	st, err := openNamedStore(dir, "demo")
 	if err != nil {
 		return err
 	}

@@ -139,6 +139,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.logRequest(r, info, sw, time.Since(start))
 	}()
 
+	if s.refuseBadInput(sw, r) {
+		return
+	}
 	if _, pattern := s.mux.Handler(r); pattern != "" {
 		s.mux.ServeHTTP(sw, r)
 		return

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"proposaldesk/apiserver/lockout"
 	"proposaldesk/apiserver/openapi"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
@@ -48,6 +49,10 @@ type Config struct {
 	// that sets them; otherwise clients could choose the URL that is
 	// signed and the address that is rate-limited.
 	TrustForwarded bool
+	// SignInCounter holds the failed sign-in counts the lockout policy
+	// decides on (default: in memory, per process). Servers sharing one
+	// database share it through a counter kept there.
+	SignInCounter lockout.Counter
 }
 
 // Route is one method and path pattern of the router.
@@ -77,7 +82,7 @@ type Server struct {
 	now     func() time.Time
 	mux     *http.ServeMux
 	routes  []Route
-	limiter *rateLimiter
+	signins lockout.Counter
 	// rendered holds encoded proposal details (see renderCache).
 	rendered *renderCache
 
@@ -97,13 +102,16 @@ func New(cfg Config, st store.Store) *Server {
 		cfg.Logger = slog.Default()
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	if cfg.SignInCounter == nil {
+		cfg.SignInCounter = lockout.NewMemory(lockout.Default, 0)
+	}
 	s := &Server{
 		cfg:      cfg,
 		st:       st,
 		log:      cfg.Logger,
 		now:      cfg.Now,
 		mux:      http.NewServeMux(),
-		limiter:  newRateLimiter(exchangeFailureLimit, exchangeFailureWindow),
+		signins:  cfg.SignInCounter,
 		rendered: newRenderCache(64 << 20),
 	}
 	for _, rt := range s.table() {

@@ -68,7 +68,10 @@ func checkEditable(p *Proposal) error {
 	return nil
 }
 
+// transitions are the contract's status moves ("Status moves" in
+// contract.md): Accepted and Declined reopen to Draft.
 var transitions = map[Status][]Status{
+	StatusUndefined:      {StatusDraft},
 	StatusDraft:          {StatusSubmitted},
 	StatusSubmitted:      {StatusDraft, StatusAccepted, StatusDeclined},
 	StatusViewedByClient: {StatusDraft, StatusAccepted, StatusDeclined},
@@ -76,6 +79,7 @@ var transitions = map[Status][]Status{
 	StatusExpired:        {StatusDraft, StatusAccepted, StatusDeclined},
 	StatusEmailFailed:    {StatusDraft},
 	StatusAccepted:       {StatusCompleted, StatusDraft},
+	StatusDeclined:       {StatusDraft},
 }
 
 // NextStatuses lists the statuses a proposal may move to from s.

@@ -28,6 +28,9 @@ run_tests() {
   # cold build of Fyne's cgo GL driver (with -race); the smoke test
   # below builds and runs the real binary.
   go test -race -count=1 -timeout 20m $(go list ./... | grep -v '/cmd/desktop$')
+  # The server's HTTP tests again on PostgreSQL (the storage suite and the
+  # replica tests run on it above already).
+  PD_TEST_BACKEND=postgres go test -race -count=1 -timeout 10m ./apiserver/
   # Memory measurements mean nothing under the race detector, so those
   # tests skip themselves there and run here without it.
   go test -count=1 -run 'Memory' ./sync/

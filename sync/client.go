@@ -108,7 +108,7 @@ func decode[T any](resp *response, what string) (T, error) {
 	return apiclient.Decode[T](&apiclient.Response{Status: resp.status, Header: resp.header, Body: resp.body}, what)
 }
 
-func personPath(id int64) string   { return apiclient.PersonPath(id) }
+func personPath(id int64) string { return apiclient.PersonPath(id) }
 
 // setAnswered installs the hook called after every HTTP answer.
 func (c *Client) setAnswered(fn func()) { c.SetAnswered(fn) }

@@ -213,7 +213,7 @@ func (v *proposalView) refreshSummary() {
 		{"Labor", fs.LaborTotal, true},
 		{"Fees", fs.FeeTotal, true},
 		{"Subtotal", fs.ProposalSubtotal, true},
-		{"Sales tax (" + string(fs.SalesTax.TaxStatus) + ")", fs.SalesTax.Total, true},
+		{fs.SalesTax.TaxStatus.Label(), fs.SalesTax.Total, true},
 	}
 	var objs []fyne.CanvasObject
 	for _, l := range lines {
@@ -225,6 +225,7 @@ func (v *proposalView) refreshSummary() {
 	objs = append(objs, widget.NewSeparator(), summaryLine("Total", app.FormatMoney(fs.ProposalTotal, cur), true))
 	v.summary.Objects = objs
 	v.summary.Refresh()
+	v.showTaxProblem(fs.SalesTax.TaxStatus)
 }
 
 func summaryLine(label, value string, bold bool) fyne.CanvasObject {
@@ -238,7 +239,7 @@ func (v *proposalView) changeOrders() fyne.CanvasObject {
 	for i := range v.p.ChangeOrders {
 		co := &v.p.ChangeOrders[i]
 		sum := app.ChangeOrderSummaryView(co)
-		text := fmt.Sprintf("Change order %d · %s · %s · %s", co.Number, co.Name, co.Status,
+		text := fmt.Sprintf("Change order %d · %s · %s · %s", co.Number, co.Name, co.Status.Label(),
 			app.FormatMoney(sum.Total.ChangeOrderTotal, sum.Total.Currency))
 		box.Add(widget.NewButton(text, func() { v.showChangeOrder(co) }))
 	}
@@ -250,7 +251,7 @@ func (v *proposalView) showChangeOrder(co *app.ChangeOrder) {
 	cv := app.ChangeOrderDetailView(co, role.ViewOptions())
 	cur := cv.FinancialSummary.Currency
 	objs := []fyne.CanvasObject{
-		widget.NewLabel(fmt.Sprintf("Status: %s", co.Status)),
+		widget.NewLabel("Status: " + co.Status.Label()),
 	}
 	if co.ProjectDescription != "" {
 		d := widget.NewLabel(co.ProjectDescription)

@@ -425,14 +425,11 @@ func totals(p *pdf, d *Document) {
 		row{"Fees", app.FormatMoney(t.FeeTotal, cur), false},
 		row{"Subtotal", app.FormatMoney(t.Subtotal, cur), true})
 	tax := &t.Tax
-	switch tax.TaxStatus {
-	case app.TaxOK:
-		rows = append(rows, row{"Sales tax", app.FormatMoney(tax.Total, cur), false})
-	case app.TaxExempt:
-		rows = append(rows, row{"Sales tax (exempt)", app.FormatMoney(0, cur), false})
-	default:
-		rows = append(rows, row{"Sales tax (not yet calculated)", app.FormatMoney(tax.Total, cur), false})
+	taxTotal := tax.Total
+	if tax.TaxStatus == app.TaxExempt {
+		taxTotal = 0
 	}
+	rows = append(rows, row{tax.TaxStatus.Label(), app.FormatMoney(taxTotal, cur), false})
 	rows = append(rows, row{"Total", app.FormatMoney(t.Total, cur), true})
 
 	p.heading("Summary", float64(len(rows))*14)

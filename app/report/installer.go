@@ -64,7 +64,7 @@ func installerArea(p *pdf, a *app.AreaView) {
 	counted := a.CountedIndex()
 	for i := range a.Options {
 		o := &a.Options[i]
-		label := "Option " + app.FormatID(int64(i+1)) + " · " + string(o.Status)
+		label := "Option " + app.FormatID(int64(i+1)) + " · " + o.Status.Label()
 		if i == counted {
 			label += " · counted in the proposal"
 		}

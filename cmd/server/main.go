@@ -7,6 +7,8 @@
 //	server users list       list an account's users
 //	server users revoke-keys  revoke every API key of a user
 //	server backup           write a consistent copy of the database
+//	server migrate          apply the PostgreSQL schema migrations
+//	server migrate-data     copy a bbolt data folder into PostgreSQL
 //	server load             load-test a running server (loopback only)
 //	server export           export proposals (CSV, JSON Lines) or a PDF via the API
 //
@@ -37,6 +39,8 @@ Commands:
   users list            list the users of an account
   users revoke-keys     revoke every API key of a user
   backup                write a consistent copy of the database
+  migrate               apply the PostgreSQL schema migrations and exit
+  migrate-data          copy a bbolt data folder into an empty PostgreSQL database
   load                  load-test a running server on loopback
   export                export proposals (CSV, JSON Lines) or one PDF, as an Admin
 
@@ -50,7 +54,9 @@ directly when no server is running on it. While "serve" runs, the
 database file is locked by the server, so they send the same request to
 the running server over its admin socket DATA/admin.sock instead (a Unix
 socket only the server's OS user can open; it is not reachable over the
-network).
+network). With --database (PD_DATABASE) every command, serve included,
+uses that PostgreSQL database instead of --data: any number of serve
+replicas and admin commands share it, with no socket in between.
 `
 
 func main() {
@@ -106,6 +112,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	case "backup":
 		err = cmdBackup(ctx, rest, stdout, stderr)
+	case "migrate":
+		err = cmdMigrate(ctx, rest, stdout, stderr)
+	case "migrate-data":
+		err = cmdMigrateData(ctx, rest, stdout, stderr)
 	case "load":
 		err = cmdLoad(ctx, rest, stdout, stderr)
 	case "export":

@@ -190,6 +190,7 @@ func schemas() ([]named, error) {
 				"innerException": alwaysNull,
 			}},
 		{name: "ExchangeResponse", typ: server("ExchangeResponse"), fields: map[string]any{
+			"UserKey":            "The same key as meta.apiKey, at the top level where clients written for Portal read it.",
 			"userId":             "The user's numeric ID, as a string.",
 			"bearerToken":        "Empty: requests are signed, not bearer-authenticated.",
 			"refreshTokenExpiry": "Always null.",

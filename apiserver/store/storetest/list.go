@@ -1,4 +1,4 @@
-package boltstore
+package storetest
 
 import (
 	"testing"
@@ -10,41 +10,39 @@ import (
 // TestListEqualsSelect checks the index against the list rules on random
 // proposals and 300 random queries, with the cache cold, warm and inside
 // a write transaction that changed some proposals.
-func TestListEqualsSelect(t *testing.T) {
-	f := newFixture(t)
-	g := newGen(7)
-	model := g.putRandom(t, f.s, f.a, 300)
-	g.putRandom(t, f.s, f.b, 50) // another account's rows never show
-	if err := f.s.View(ctx, f.a, func(tx store.Tx) error {
-		p, err := tx.Proposal(f.proposalA)
+func testListEqualsSelect(t *testing.T, be Backend) {
+	f := NewFixture(t, be)
+	g := NewGen(7)
+	model := g.PutRandom(t, f.S, f.A, 300)
+	g.PutRandom(t, f.S, f.B, 50) // another account's rows never show
+	if err := f.S.View(ctx, f.A, func(tx store.Tx) error {
+		p, err := tx.Proposal(f.ProposalA)
 		model[p.ID] = p
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 300 {
-		q := g.query()
-		if i%3 == 0 {
-			f.s.mu.Lock()
-			clear(f.s.cache)
-			f.s.mu.Unlock()
+		q := g.Query()
+		if i%3 == 0 && be.DropCaches != nil {
+			be.DropCaches(f.S)
 		}
-		if err := f.s.View(ctx, f.a, func(tx store.Tx) error {
-			checkList(t, tx, model, q)
+		if err := f.S.View(ctx, f.A, func(tx store.Tx) error {
+			CheckList(t, tx, model, q)
 			return nil
 		}); err != nil {
 			t.Fatal(err)
 		}
 		if i%10 == 0 {
 			// Inside a write: the tx's own changes show; they are kept.
-			if err := f.s.Update(ctx, f.a, func(tx store.Tx) error {
+			if err := f.S.Update(ctx, f.A, func(tx store.Tx) error {
 				for range 3 {
 					ids, _ := tx.ProposalIDs()
-					p, err := tx.Proposal(ids[g.r.IntN(len(ids))])
+					p, err := tx.Proposal(ids[g.R.IntN(len(ids))])
 					if err != nil {
 						return err
 					}
-					g.fill(p)
+					g.Fill(p)
 					if err := tx.PutProposal(p); err != nil {
 						return err
 					}
@@ -52,12 +50,12 @@ func TestListEqualsSelect(t *testing.T) {
 				}
 				p := &app.Proposal{}
 				p.ID, p.Number = tx.NextID(), tx.NextNumber()
-				g.fill(p)
+				g.Fill(p)
 				model[p.ID] = p
 				if err := tx.PutProposal(p); err != nil {
 					return err
 				}
-				checkList(t, tx, model, q)
+				CheckList(t, tx, model, q)
 				return nil
 			}); err != nil {
 				t.Fatal(err)
@@ -66,12 +64,12 @@ func TestListEqualsSelect(t *testing.T) {
 	}
 }
 
-func TestListPagingEdges(t *testing.T) {
-	f := newFixture(t)
-	g := newGen(3)
-	model := g.putRandom(t, f.s, f.a, 40)
-	f.s.View(ctx, f.a, func(tx store.Tx) error {
-		p, _ := tx.Proposal(f.proposalA)
+func testListPagingEdges(t *testing.T, be Backend) {
+	f := NewFixture(t, be)
+	g := NewGen(3)
+	model := g.PutRandom(t, f.S, f.A, 40)
+	f.S.View(ctx, f.A, func(tx store.Tx) error {
+		p, _ := tx.Proposal(f.ProposalA)
 		model[p.ID] = p
 		for _, q := range []app.ListQuery{
 			{SortBy: app.SortName, PageNumber: 0, PageSize: 10},
@@ -80,7 +78,7 @@ func TestListPagingEdges(t *testing.T) {
 			{SortBy: app.SortNumber, PageNumber: 1, PageSize: 200},
 			{SortBy: "", PageNumber: 2, PageSize: 2},
 		} {
-			checkList(t, tx, model, q)
+			CheckList(t, tx, model, q)
 		}
 		return nil
 	})

@@ -1,4 +1,4 @@
-package boltstore
+package storetest
 
 import (
 	"encoding/json"
@@ -16,15 +16,15 @@ var words = []string{"Kitchen", "theater", "Lake", "house", "OFFICE", "Smith", "
 
 // gen makes random proposals over a small set of contacts, salespeople and
 // times, so that filters hit and sort keys tie.
-type gen struct {
-	r        *rand.Rand
-	contacts []app.Contact
-	sales    []app.Salesperson
-	base     time.Time
+type Gen struct {
+	R        *rand.Rand
+	Contacts []app.Contact
+	Sales    []app.Salesperson
+	Base     time.Time
 }
 
-func newGen(seed uint64) *gen {
-	g := &gen{r: rand.New(rand.NewPCG(seed, 1)), base: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}
+func NewGen(seed uint64) *Gen {
+	g := &Gen{R: rand.New(rand.NewPCG(seed, 1)), Base: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)}
 	first := []string{"Ann", "bob", "Cleo", "Dev", "Eve"}
 	last := []string{"Smith", "lake", "Öst", "Nguyen", "Brown"}
 	for i := range 8 {
@@ -33,55 +33,55 @@ func newGen(seed uint64) *gen {
 		if i%3 == 0 {
 			c.PartyType, c.CompanyName = app.PartyCompany, words[i]+" Inc"
 		}
-		g.contacts = append(g.contacts, c)
+		g.Contacts = append(g.Contacts, c)
 	}
 	for i := range 3 {
-		g.sales = append(g.sales, app.Salesperson{ID: int64(800000 + i), Email: fmt.Sprintf("s%d@x", i), FirstName: "S", LastName: fmt.Sprint(i)})
+		g.Sales = append(g.Sales, app.Salesperson{ID: int64(800000 + i), Email: fmt.Sprintf("s%d@x", i), FirstName: "S", LastName: fmt.Sprint(i)})
 	}
 	return g
 }
 
-func (g *gen) time() app.Time {
+func (g *Gen) Time() app.Time {
 	// Coarse steps make equal times common.
-	return app.At(g.base.Add(time.Duration(g.r.IntN(40)) * time.Hour))
+	return app.At(g.Base.Add(time.Duration(g.R.IntN(40)) * time.Hour))
 }
 
-func (g *gen) name() string {
-	n := 1 + g.r.IntN(3)
+func (g *Gen) Name() string {
+	n := 1 + g.R.IntN(3)
 	var parts []string
 	for range n {
-		parts = append(parts, words[g.r.IntN(len(words))])
+		parts = append(parts, words[g.R.IntN(len(words))])
 	}
 	return fmt.Sprint(parts[0], " ", parts[1:])
 }
 
 // fill sets the list-relevant fields of p at random.
-func (g *gen) fill(p *app.Proposal) {
-	p.Name = g.name()
-	p.Status = app.Statuses[g.r.IntN(len(app.Statuses))]
-	p.Archived = g.r.IntN(8) == 0
-	p.SalesPerson = g.sales[g.r.IntN(len(g.sales))]
+func (g *Gen) Fill(p *app.Proposal) {
+	p.Name = g.Name()
+	p.Status = app.Statuses[g.R.IntN(len(app.Statuses))]
+	p.Archived = g.R.IntN(8) == 0
+	p.SalesPerson = g.Sales[g.R.IntN(len(g.Sales))]
 	if p.CreatedDate.IsZero() {
-		p.CreatedDate = g.time()
+		p.CreatedDate = g.Time()
 	}
-	p.LastModifiedDate = g.time()
+	p.LastModifiedDate = g.Time()
 	p.LastModifiedByUserDate = p.LastModifiedDate
-	if g.r.IntN(5) == 0 {
+	if g.R.IntN(5) == 0 {
 		p.Customer = nil
 	} else {
-		p.Customer = &app.Customer{Contact: g.contacts[g.r.IntN(len(g.contacts))]}
+		p.Customer = &app.Customer{Contact: g.Contacts[g.R.IntN(len(g.Contacts))]}
 	}
 	p.Version++
-	if g.r.IntN(3) == 0 {
-		p.Areas = append(p.Areas, app.Area{ID: int64(g.r.IntN(1 << 30)), Name: g.name(), Options: []app.Option{{
-			ID: int64(g.r.IntN(1 << 30)), Status: app.OptionDraft,
-			Items: []app.Item{{ID: 1, ItemType: app.ItemPart, Name: "Speaker", SellPrice: app.Money(g.r.IntN(100000)), Quantity: app.MustQuantity("2")}},
+	if g.R.IntN(3) == 0 {
+		p.Areas = append(p.Areas, app.Area{ID: int64(g.R.IntN(1 << 30)), Name: g.Name(), Options: []app.Option{{
+			ID: int64(g.R.IntN(1 << 30)), Status: app.OptionDraft,
+			Items: []app.Item{{ID: 1, ItemType: app.ItemPart, Name: "Speaker", SellPrice: app.Money(g.R.IntN(100000)), Quantity: app.MustQuantity("2")}},
 		}}})
 	}
 }
 
-func (g *gen) query() app.ListQuery {
-	r := g.r
+func (g *Gen) Query() app.ListQuery {
+	r := g.R
 	q := app.DefaultListQuery()
 	switch r.IntN(4) {
 	case 0:
@@ -97,13 +97,13 @@ func (g *gen) query() app.ListQuery {
 		q.Statuses = append(q.Statuses, app.Statuses[r.IntN(len(app.Statuses))])
 	}
 	if r.IntN(4) == 0 {
-		q.ContactID = g.contacts[r.IntN(len(g.contacts))].ID
+		q.ContactID = g.Contacts[r.IntN(len(g.Contacts))].ID
 	}
 	if r.IntN(4) == 0 {
-		q.SalesPersonID = g.sales[r.IntN(len(g.sales))].ID
+		q.SalesPersonID = g.Sales[r.IntN(len(g.Sales))].ID
 	}
 	if r.IntN(4) == 0 {
-		q.ModifiedAfter = g.time()
+		q.ModifiedAfter = g.Time()
 	}
 	q.Archived = r.IntN(5) == 0
 	q.SortBy = app.SortFields[r.IntN(len(app.SortFields))]
@@ -117,14 +117,14 @@ func (g *gen) query() app.ListQuery {
 }
 
 // putRandom stores n new random proposals in one transaction.
-func (g *gen) putRandom(t testing.TB, s *Store, acct int64, n int) map[int64]*app.Proposal {
+func (g *Gen) PutRandom(t testing.TB, s store.Store, acct int64, n int) map[int64]*app.Proposal {
 	t.Helper()
 	out := map[int64]*app.Proposal{}
 	err := s.Update(ctx, acct, func(tx store.Tx) error {
 		for range n {
 			p := &app.Proposal{}
 			p.ID, p.Number = tx.NextID(), tx.NextNumber()
-			g.fill(p)
+			g.Fill(p)
 			if err := tx.PutProposal(p); err != nil {
 				return err
 			}
@@ -147,9 +147,9 @@ func entriesOf(ps map[int64]*app.Proposal) []app.ListEntry {
 	return es
 }
 
-// checkList compares List with Select over the model's proposals, page
+// CheckList compares List with Select over the model's proposals, page
 // rows included.
-func checkList(t *testing.T, tx store.Tx, model map[int64]*app.Proposal, q app.ListQuery) {
+func CheckList(t *testing.T, tx store.Tx, model map[int64]*app.Proposal, q app.ListQuery) {
 	t.Helper()
 	got, count, err := tx.List(q)
 	if err != nil {
@@ -163,13 +163,13 @@ func checkList(t *testing.T, tx store.Tx, model map[int64]*app.Proposal, q app.L
 		if got[i].ID != want[i].ID {
 			t.Fatalf("List(%+v): row %d is %d, want %d", q, i, got[i].ID, want[i].ID)
 		}
-		if g, w := mustJSON(got[i]), mustJSON(app.ListItemView(model[want[i].ID])); g != w {
+		if g, w := MustJSON(got[i]), MustJSON(app.ListItemView(model[want[i].ID])); g != w {
 			t.Fatalf("row %d:\n got %s\nwant %s", want[i].ID, g, w)
 		}
 	}
 }
 
-func mustJSON(v any) string {
+func MustJSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)

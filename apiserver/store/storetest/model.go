@@ -1,4 +1,4 @@
-package boltstore
+package storetest
 
 import (
 	"encoding/json"
@@ -31,7 +31,7 @@ type feedEntry struct {
 func (m *acctModel) put(p *app.Proposal) {
 	// As the store keeps it: through JSON (nil and empty slices alike).
 	var c app.Proposal
-	if err := json.Unmarshal([]byte(mustJSON(p)), &c); err != nil {
+	if err := json.Unmarshal([]byte(MustJSON(p)), &c); err != nil {
 		panic(err)
 	}
 	m.proposals[p.ID] = &c
@@ -57,7 +57,7 @@ func (m *acctModel) changes(cursor string) ([]int64, string) {
 
 // simulate runs n random operations on account m, checking each answer
 // against the model. other is an ID of another account's proposal.
-func simulate(t *testing.T, s func() *Store, m *acctModel, g *gen, other int64, n int) {
+func simulate(t *testing.T, s func() store.Store, m *acctModel, g *Gen, other int64, n int) {
 	errRollback := errors.New("rollback")
 	randomID := func() int64 {
 		ids := make([]int64, 0, len(m.proposals))
@@ -65,18 +65,18 @@ func simulate(t *testing.T, s func() *Store, m *acctModel, g *gen, other int64, 
 			ids = append(ids, id)
 		}
 		slices.Sort(ids)
-		return ids[g.r.IntN(len(ids))]
+		return ids[g.R.IntN(len(ids))]
 	}
 	for i := range n {
-		switch op := g.r.IntN(100); {
+		switch op := g.R.IntN(100); {
 		case op < 15: // create a few
 			var created []*app.Proposal
 			err := s().Update(ctx, m.id, func(tx store.Tx) error {
 				created = nil
-				for range 1 + g.r.IntN(3) {
+				for range 1 + g.R.IntN(3) {
 					p := &app.Proposal{}
 					p.ID, p.Number = tx.NextID(), tx.NextNumber()
-					g.fill(p)
+					g.Fill(p)
 					if err := tx.PutProposal(p); err != nil {
 						return err
 					}
@@ -94,12 +94,12 @@ func simulate(t *testing.T, s func() *Store, m *acctModel, g *gen, other int64, 
 			var written []*app.Proposal
 			err := s().Update(ctx, m.id, func(tx store.Tx) error {
 				written = nil
-				for range 1 + g.r.IntN(2) {
+				for range 1 + g.R.IntN(2) {
 					p, err := tx.Proposal(randomID())
 					if err != nil {
 						return err
 					}
-					g.fill(p)
+					g.Fill(p)
 					if err := tx.PutProposal(p); err != nil {
 						return err
 					}
@@ -116,15 +116,15 @@ func simulate(t *testing.T, s func() *Store, m *acctModel, g *gen, other int64, 
 		case op < 50: // a write that fails: nothing changes
 			err := s().Update(ctx, m.id, func(tx store.Tx) error {
 				p, _ := tx.Proposal(randomID())
-				g.fill(p)
+				g.Fill(p)
 				tx.PutProposal(p)
 				np := &app.Proposal{}
 				np.ID, np.Number = tx.NextID(), tx.NextNumber()
-				g.fill(np)
+				g.Fill(np)
 				tx.PutProposal(np)
-				if g.r.IntN(2) == 0 {
+				if g.R.IntN(2) == 0 {
 					// A list inside the doomed tx fills no cache.
-					tx.List(g.query())
+					tx.List(g.Query())
 				}
 				return errRollback
 			})
@@ -132,14 +132,14 @@ func simulate(t *testing.T, s func() *Store, m *acctModel, g *gen, other int64, 
 				t.Fatal(err)
 			}
 		case op < 80: // list
-			q := g.query()
+			q := g.Query()
 			s().View(ctx, m.id, func(tx store.Tx) error {
-				checkList(t, tx, m.proposals, q)
+				CheckList(t, tx, m.proposals, q)
 				return nil
 			})
 		case op < 90: // get, sometimes another account's ID
 			id := randomID()
-			if g.r.IntN(4) == 0 {
+			if g.R.IntN(4) == 0 {
 				id = other
 			}
 			s().View(ctx, m.id, func(tx store.Tx) error {
@@ -148,15 +148,15 @@ func simulate(t *testing.T, s func() *Store, m *acctModel, g *gen, other int64, 
 				switch {
 				case !ok && !errors.Is(err, store.ErrNotFound):
 					t.Fatalf("op %d: Proposal(%d) of another account: %v", i, id, err)
-				case ok && (err != nil || mustJSON(p) != mustJSON(want)):
+				case ok && (err != nil || MustJSON(p) != MustJSON(want)):
 					t.Fatalf("op %d: Proposal(%d) differs from the model: %v", i, id, err)
 				}
 				return nil
 			})
 		default: // changes from a cursor seen before
 			cursor := ""
-			if len(m.cursors) > 0 && g.r.IntN(3) > 0 {
-				cursor = m.cursors[g.r.IntN(len(m.cursors))]
+			if len(m.cursors) > 0 && g.R.IntN(3) > 0 {
+				cursor = m.cursors[g.R.IntN(len(m.cursors))]
 			}
 			s().View(ctx, m.id, func(tx store.Tx) error {
 				ids, next, err := tx.Changes(cursor)
@@ -175,45 +175,40 @@ func simulate(t *testing.T, s func() *Store, m *acctModel, g *gen, other int64, 
 // random puts, updates, failed writes, lists, gets and feed reads over
 // two accounts, checked against an in-memory model. Sequentially with
 // reopens (cold caches), then with both accounts driven concurrently.
-func TestModel(t *testing.T) {
+func testModel(t *testing.T, be Backend) {
 	for _, seed := range []uint64{1, 2, 3} {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
-			f := newFixture(t)
+			f := NewFixture(t, be)
 			models := map[int64]*acctModel{}
-			for _, x := range []struct{ acct, p int64 }{{f.a, f.proposalA}, {f.b, f.proposalB}} {
+			for _, x := range []struct{ acct, p int64 }{{f.A, f.ProposalA}, {f.B, f.ProposalB}} {
 				m := &acctModel{id: x.acct, proposals: map[int64]*app.Proposal{}}
-				f.s.View(ctx, x.acct, func(tx store.Tx) error {
+				f.S.View(ctx, x.acct, func(tx store.Tx) error {
 					p, err := tx.Proposal(x.p)
 					m.put(p)
 					return err
 				})
 				models[x.acct] = m
 			}
-			g := newGen(seed)
-			path := f.s.db.Path()
-			s := f.s
-			cur := func() *Store { return s }
+			g := NewGen(seed)
+			s := f.S
+			cur := func() store.Store { return s }
 			for round := range 6 {
-				for _, acct := range []int64{f.a, f.b} {
-					other := f.proposalB
-					if acct == f.b {
-						other = f.proposalA
+				for _, acct := range []int64{f.A, f.B} {
+					other := f.ProposalB
+					if acct == f.B {
+						other = f.ProposalA
 					}
 					simulate(t, cur, models[acct], g, other, 60)
 				}
 				if round%2 == 1 {
-					s.Close()
-					var err error
-					if s, err = Open(path); err != nil {
-						t.Fatal(err)
-					}
+					s = be.Reopen(t, s)
 				}
 			}
 			// Both accounts at once: the caches and feeds stay apart.
 			var wg sync.WaitGroup
-			for i, acct := range []int64{f.a, f.b} {
-				other := []int64{f.proposalB, f.proposalA}[i]
-				wg.Go(func() { simulate(t, cur, models[acct], newGen(seed*10+uint64(i)), other, 300) })
+			for i, acct := range []int64{f.A, f.B} {
+				other := []int64{f.ProposalB, f.ProposalA}[i]
+				wg.Go(func() { simulate(t, cur, models[acct], NewGen(seed*10+uint64(i)), other, 300) })
 			}
 			wg.Wait()
 			s.Close()
