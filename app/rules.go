@@ -14,10 +14,11 @@ const (
 	PermViewCosts     Permission = "ViewCosts"
 	PermExport        Permission = "ExportProposals"
 	PermManageUsers   Permission = "ManageUsers"
+	PermManageCatalog Permission = "ManageCatalog"
 )
 
 var rolePermissions = map[Role][]Permission{
-	RoleAdmin:  {PermViewProposals, PermEditProposals, PermViewCosts, PermExport, PermManageUsers},
+	RoleAdmin:  {PermViewProposals, PermEditProposals, PermViewCosts, PermExport, PermManageUsers, PermManageCatalog},
 	RoleSales:  {PermViewProposals, PermEditProposals, PermViewCosts},
 	RoleViewer: {PermViewProposals},
 }
@@ -194,7 +195,8 @@ const (
 func (op Operation) NeedsSubscription() bool {
 	switch op {
 	case OpGetProposal, OpGetChangeOrder, OpKeyExchange,
-		OpListPeople, OpGetPerson, OpListLocations, OpListUsers, OpChanges, OpExport:
+		OpListPeople, OpGetPerson, OpListLocations, OpListUsers, OpChanges, OpExport,
+		OpGetCatalogItem, OpCatalogChanges:
 		return false
 	}
 	return true
@@ -209,6 +211,8 @@ func (op Operation) Permission() Permission {
 		return PermEditProposals
 	case OpExport:
 		return PermExport
+	case OpImportCatalog:
+		return PermManageCatalog
 	}
 	return PermViewProposals
 }
