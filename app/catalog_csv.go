@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"iter"
 	"net/url"
 	"slices"
 	"strconv"
@@ -313,4 +314,16 @@ func SameCatalogContent(a, b *CatalogItem) bool {
 	}
 	x.Cost, y.Cost = nil, nil
 	return x == y
+}
+
+// CatalogRowsOf makes import rows of items (the demo seed, tests), as if
+// they were lines 2, 3, … of a file.
+func CatalogRowsOf(items []CatalogItem) iter.Seq2[CatalogRow, error] {
+	return func(yield func(CatalogRow, error) bool) {
+		for i := range items {
+			if !yield(CatalogRow{Line: i + 2, Item: items[i], Key: CatalogKeyOf(&items[i])}, nil) {
+				return
+			}
+		}
+	}
 }

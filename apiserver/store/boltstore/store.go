@@ -143,6 +143,10 @@ type Store struct {
 	cache map[int64]*listCache
 
 	decoded decodeCaches
+
+	// catIdx is each account's catalog search index (catalog.go).
+	catMu  sync.Mutex
+	catIdx map[int64]catalogIndex
 }
 
 // decodeCaches hold decoded records (see decodeCache).
