@@ -76,6 +76,9 @@ type tacct struct {
 	draft, locked         int64
 	area, option          int64
 	changeOrder           int64
+	// catalogItem is one of the account's catalog items (a Sonos Amp with
+	// a cost).
+	catalogItem int64
 	lockedArea, lockedOpt int64
 }
 
@@ -218,6 +221,7 @@ func (e *tenv) account(name string, expiry time.Time) *tacct {
 		a.changeOrder = p.ChangeOrders[0].ID
 		return tx.PutProposal(p)
 	})
+	a.catalogItem = e.importCatalog(a, testCatalog)[0]
 	return a
 }
 

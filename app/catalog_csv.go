@@ -81,7 +81,7 @@ type CatalogCSV struct {
 }
 
 // NewCatalogCSV reads the header. A bad header is a *CatalogRejectedRow
-// error on line 1.
+// error on line 1; a failed read is returned as it is.
 func NewCatalogCSV(r io.Reader) (*CatalogCSV, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
@@ -90,8 +90,12 @@ func NewCatalogCSV(r io.Reader) (*CatalogCSV, error) {
 	if errors.Is(err, io.EOF) {
 		return nil, &CatalogRejectedRow{Line: 1, Reason: "the file is empty; the first line must name the columns"}
 	}
-	if err != nil {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
 		return nil, &CatalogRejectedRow{Line: 1, Reason: csvReason(err)}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read catalog CSV header: %w", err)
 	}
 	c := &CatalogCSV{r: cr, seen: map[[16]byte]int32{}}
 	var problems []string
@@ -175,7 +179,7 @@ func csvReason(err error) string {
 	if errors.As(err, &pe) {
 		return "not valid CSV: " + pe.Err.Error()
 	}
-	return "not readable: " + err.Error()
+	return err.Error()
 }
 
 // catalogItemOf checks one record's fields; problems name each bad one.
