@@ -73,12 +73,12 @@ type tacct struct {
 	// draft is a Draft proposal with an area "Kitchen" (one option,
 	// holding an item with a cost); locked is Accepted with two change
 	// orders.
-	draft, locked         int64
-	area, option          int64
-	changeOrder           int64
+	draft, locked int64
+	area, option  int64
+	changeOrder   int64
 	// catalogItem is one of the account's catalog items (a Sonos Amp with
 	// a cost).
-	catalogItem int64
+	catalogItem           int64
 	lockedArea, lockedOpt int64
 }
 

@@ -145,7 +145,8 @@ ID = {"type": "integer", "format": "int64", "minimum": 1}
 params = O()
 for p, d in [("ProposalId","Proposal ID."),("ChangeOrderId","Change order ID (of the proposal)."),("AreaId","Area ID (of the proposal)."),
              ("AreaOptionId","Option ID; must belong to the proposal."),("ContactId","Contact (person) ID of the same account."),
-             ("LocationId","Location ID; must belong to the proposal's contact."),("PersonId","Person (contact) ID.")]:
+             ("LocationId","Location ID; must belong to the proposal's contact."),("PersonId","Person (contact) ID."),
+             ("ItemId","Catalog item ID of the caller's account (another account's ID is 404).")]:
     params[p] = {"name": p, "in": "path", "required": True, "description": d, "schema": ID}
 params["IdempotencyKey"] = {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "maxLength": 255, "pattern": "^[!-~]+$"},
   "description": "Extension. A write repeating a key the same user used within 24 hours returns the first response again (same status and body, header Idempotent-Replayed: true) without applying the write twice; the key's record is written in the same transaction as the change. The same key with a different method, path or body is 409 IdempotencyKeyReused. Only successful responses are recorded."}
@@ -362,6 +363,54 @@ op("get","/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}/document",
    "Export", ["ProposalId","ChangeOrderId"], PDF, errors=["NotFound"], ext=True, sub=False, tags=EXPORT_TAGS)
 paths["/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}/document"]["get"]["parameters"].append(KIND)
 
+# The catalog (issue 11): Portal's search and item routes, the changes feed and the import (extensions).
+CATALOG_TAGS = ["Catalog"]
+schemas["CatalogItem"] = obj(O(id=I64, itemType=ref("ItemType"), brand=S, model=S, name=S, shortDescription=S, description=S, partNumber=S,
+  categoryId={"type": "integer", "format": "int64", "description": "The server's ID of the category name (one per distinct name, case-insensitive); 0 when none."},
+  categoryName=S, supplier=S, msrp=MONEY, sellPrice=MONEY,
+  cost={"type": ["number","null"], "description": "Unit cost; null without the ViewCosts permission, or when the dealer has no cost on file (never means zero)."},
+  imageUrl=S, isDiscontinued=B, lastModifiedDate=DT), desc="A product, labor or fee line of the account's catalog.")
+schemas["CatalogResponse"] = obj(O(items=arr(ref("CatalogItem")), itemCount={"type": "integer", "description": "Number of all matches, not of the page."}))
+schemas["CatalogChanges"] = obj(O(storeId={"type": "string", "description": "As in ChangesResponse: a new value means download the whole catalog again."},
+  cursor={"type": "string", "description": "Pass as since for the next page or the next sync."},
+  items=arr(ref("CatalogItem")), deletedIds=arr(I64),
+  hasMore={"type": "boolean", "description": "Another page follows at cursor."},
+  itemCount={"type": "integer", "description": "Number of items in the catalog now (progress of a first download)."}))
+schemas["CatalogImportReport"] = obj(O(mode={"type": "string", "enum": ["Merge", "Replace"]}, applied=B,
+  rows={"type": "integer", "description": "Data rows read."}, added={"type": "integer"}, updated={"type": "integer"},
+  unchanged={"type": "integer"}, deleted={"type": "integer"},
+  rejected=arr(obj(O(line={"type": "integer"}, reason=S)))))
+op("get","/public/catalog","listCatalog","Search the catalog",
+   "The account's catalog. Every word of SearchText must occur (any case, any order) in the brand, model, name or part number. "
+   "Order: brand, then model (both case-insensitive), then ID; items without a brand (most labor and fees) first. Costs are null without ViewCosts.",
+   "ListCatalog", [], ok(ref("CatalogResponse"), "A page of items and the count of all matches."), errors=["BadRequest"], tags=CATALOG_TAGS)
+paths["/public/catalog"]["get"]["parameters"] = [
+ {"name":"SearchText","in":"query","schema":{"type":"string","maxLength":200},"description":"Words matched against brand, model, name and part number."},
+ {"name":"ItemType","in":"query","schema":ref("ItemType"),"description":"Absent: every type. Any letter case."},
+ {"name":"Brands","in":"query","schema":arr(S),"style":"form","explode":True,"description":"Repeatable; exact brand names, any letter case (not split on commas)."},
+ {"name":"CategoryId","in":"query","schema":ID},
+ {"name":"PageNumber","in":"query","schema":{"type":"integer","minimum":1,"default":1},"description":"Below 1 is 400 InvalidPaging."},
+ {"name":"PageSize","in":"query","schema":{"type":"integer","minimum":1,"maximum":200,"default":10},"description":"Above 200 is 400 InvalidPaging."}]
+op("get","/public/catalog/{ItemId}","getCatalogItem","Get catalog item","One item of the account's catalog. Works with a lapsed subscription.",
+   "GetCatalogItem", ["ItemId"], ok(ref("CatalogItem"), "The item."), errors=["NotFound"], sub=False, tags=CATALOG_TAGS)
+op("get","/public/catalog/changes","catalogChanges","Catalog changes feed (extension)",
+   "Pages the catalog for offline copies: items added or changed and IDs removed after a cursor, oldest change first, each item once at its latest change. "
+   "Start with no since, follow cursor while hasMore, keep the last cursor for the next sync. Works with a lapsed subscription.",
+   "CatalogChanges", [], ok(ref("CatalogChanges"), "A page of changes."), errors=["BadRequest"], ext=True, sub=False, tags=CATALOG_TAGS)
+paths["/public/catalog/changes"]["get"]["parameters"] = [
+ {"name":"since","in":"query","required":False,"schema":{"type":"string","maxLength":256},"description":"A cursor from an earlier response; absent or empty is the beginning."},
+ {"name":"Limit","in":"query","schema":{"type":"integer","minimum":1,"maximum":5000,"default":1000},"description":"Changes per page; outside 1..5000 is 400 InvalidPaging."}]
+op("post","/public/catalog/import","importCatalog","Import the catalog from CSV (extension)",
+   "Admin only. The body is a CSV file (text/csv, up to 256 MiB by default): a header naming the columns in any order and case, "
+   "ItemType, Name and SellPrice required; Brand, Model, PartNumber, Category, Supplier, ShortDescription, Description, Msrp, Cost (empty: unknown), ImageUrl, IsDiscontinued optional; "
+   "an unknown column is refused. A row's item is matched by its part number (case-insensitive), or by brand, model and name when it has none; a matched item keeps its ID. "
+   "Mode=Merge (default) adds and updates; Mode=Replace also removes the items the file does not name. "
+   "The whole file is checked first; if any row is bad nothing is applied and the 400 ValidationFailed lists every rejected row in responseStatus.errors (fieldName \"line N\", message the reasons). "
+   "Otherwise the file is applied in one transaction.",
+   "ImportCatalog", [], ok(ref("CatalogImportReport"), "What the import did."), errors=["BadRequest"], ext=True, write=True, tags=CATALOG_TAGS)
+paths["/public/catalog/import"]["post"]["parameters"].append({"name":"Mode","in":"query","schema":{"type":"string","enum":["Merge","Replace"],"default":"Merge"},"description":"Any letter case."})
+paths["/public/catalog/import"]["post"]["requestBody"] = {"required": True, "description": "The CSV file.", "content": {"text/csv": {"schema": {"type": "string"}}}}
+
 signing_desc = ("Every request carries four headers. X-MSS-API-APPID: the app ID (from `server apps create`). X-MSS-CUSTOM-DATE: the request time as `Mon, 02 Jan 2006 15:04:05 GMT`, within ±15 minutes of the server clock (401 TimestampOutOfRange; every response has a Date header to correct against). "
   "X-MSS-API-USERKEY: the user API key from the key exchange (empty for the exchange itself). X-MSS-SIGNATURE: Base64(HMAC-SHA256(key = the app secret's ASCII bytes, message = METHOD + absoluteURL + contentType + timestamp + userKey)), concatenated with no separators; contentType is the request's Content-Type and is left out for GET; absoluteURL is the URL the client used, query string exactly as sent (behind a proxy the server is told its public base URL). "
   "Compatibility: a signature over the URL without its query string is also accepted unless the server runs with --strict-signing. The signature does not cover the body, so outside loopback the API is served over TLS only.")
@@ -371,7 +420,7 @@ doc["info"] = O(title="Proposal Desk API", version="1.0.0",
   description="The public Proposal Management API (proposal-api.md) with the wire details of contract.md. Operations are numbered as in the spec. Routes beyond the spec's 15 operations that Portal does not document are marked `x-extension: true`; the people endpoints are Portal-documented and carry no mark. `x-operation` names the rule-engine operation; `x-requires-subscription` says whether a lapsed subscription makes it 402 (reads of single documents, the exchange and the extension reads stay available so a lapsed dealer can open and sync what they have). Bodies are JSON or forms; responses are JSON with lower-camelCase names; writes are POST. Money is decimal, rounded half away from zero to the currency's minor unit per line and per tax amount.",
   license={"name": "Proprietary", "identifier": "LicenseRef-Proprietary"})
 doc["servers"] = [{"url": "{base_url}", "variables": {"base_url": {"default": "http://127.0.0.1:8080"}}}]
-doc["tags"] = [{"name":"Proposals"},{"name":"Authentication"},{"name":"People"},{"name":"Extensions","description":"x-extension routes: what the desktop client needs, and the Admin-only exports and documents."}]
+doc["tags"] = [{"name":"Proposals"},{"name":"Authentication"},{"name":"People"},{"name":"Extensions","description":"x-extension routes: what the desktop client needs, and the Admin-only exports and documents."},{"name":"Catalog","description":"The account's product catalog: search, items, the changes feed for offline copies, CSV import."}]
 doc["security"] = SIGNED
 doc["paths"] = paths
 doc["components"] = O(schemas=schemas, parameters=params, responses=responses, securitySchemes=O(
