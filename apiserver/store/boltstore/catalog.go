@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -174,6 +175,15 @@ type catalogWriter struct {
 	cb, items, keys, cats, feed, at *bolt.Bucket
 	count                           int64
 	now                             app.Time
+	// newKeys are the keys of added items, written sorted at the end:
+	// bbolt inserts into an in-memory node by moving its tail, so keys
+	// put in the file's (random) order cost quadratic time.
+	newKeys []newKey
+}
+
+type newKey struct {
+	key string
+	id  int64
 }
 
 func (t *tx) catalogWriter() (*catalogWriter, error) {
@@ -262,9 +272,7 @@ func (w *catalogWriter) upsert(row app.CatalogRow, report *app.CatalogImportRepo
 		if err := w.t.claim(it.ID, "catalog item"); err != nil {
 			return 0, err
 		}
-		if err := w.keys.Put([]byte(row.Key), idKey(it.ID)); err != nil {
-			return 0, err
-		}
+		w.newKeys = append(w.newKeys, newKey{row.Key, it.ID})
 		w.count++
 		report.Added++
 	}
@@ -327,9 +335,18 @@ func (w *catalogWriter) record(id int64, state byte) error {
 	return w.at.Put(key, u64(seq))
 }
 
-// finish stamps the catalog's version (the index is rebuilt from the file
-// by the next search) and count.
+// finish writes the new keys, stamps the catalog's version (the index is
+// rebuilt from the file by the next search) and count.
 func (w *catalogWriter) finish() error {
+	slices.SortFunc(w.newKeys, func(a, b newKey) int { return strings.Compare(a.key, b.key) })
+	for i, k := range w.newKeys {
+		if i > 0 && w.newKeys[i-1].key == k.key {
+			return fmt.Errorf("two rows of the import are the same item (%s)", k.key)
+		}
+		if err := w.keys.Put([]byte(k.key), idKey(k.id)); err != nil {
+			return err
+		}
+	}
 	if err := w.cb.Put(kCatVersion, u64(uint64(w.t.btx.ID()))); err != nil {
 		return err
 	}
