@@ -59,6 +59,11 @@ type Store struct {
 	mu    sync.RWMutex
 	items map[int64]ListItem // the list index, as committed
 	flat  []app.ListEntry    // what Search runs over; nil after a write
+
+	// The offline catalog's search index (catalog.go).
+	catMu  sync.Mutex
+	catGen uint64
+	catIdx catalogIndex
 }
 
 // Open opens (creating if needed) the store at path, migrating it to the
