@@ -36,6 +36,7 @@ const (
 	PhaseIdle Phase = ""
 	PhasePush Phase = "push" // sending queued edits: Done of Total entries
 	PhasePull Phase = "pull" // downloading changed proposals: Done of Total
+	// PhaseCatalog (catalog_pull.go): downloading catalog changes.
 )
 
 // State is what the UI's sync indicator shows.
@@ -379,6 +380,9 @@ func (e *Engine) SyncOnce(ctx context.Context) error {
 	err := e.push(ctx)
 	if err == nil {
 		err = e.pull(ctx)
+	}
+	if err == nil {
+		err = e.pullCatalog(ctx) // catalog_pull.go
 	}
 	if err != nil {
 		e.log.Warn("sync did not complete", "err", err)
