@@ -19,13 +19,17 @@ import (
 
 // Bytes are folded into 64 classes (letters, digits, common punctuation,
 // a few buckets for the rest), so the posting lists are dense arrays
-// indexed by a piece's classes: 64² lists of pairs and 64³ of triples.
-// Folding can only add candidates, never lose one; every candidate is
-// checked with strings.Contains.
+// indexed by a piece's classes: 64 lists of single characters, 64² of
+// pairs and 64³ of triples. Folding can only add candidates, never lose
+// one. A word of at most three characters whose classes each hold one
+// byte (letters, digits, the listed punctuation) is found exactly by its
+// list; every other word is checked with strings.Contains.
 const (
-	classBits = 6
-	pairs     = 1 << (2 * classBits)
-	triples   = 1 << (3 * classBits)
+	classBits   = 6
+	singles     = 1 << classBits
+	pairs       = 1 << (2 * classBits)
+	triples     = 1 << (3 * classBits)
+	sharedClass = 51 // classes from here on hold several bytes
 )
 
 var class = func() (c [256]uint8) {
@@ -63,6 +67,7 @@ func (p *postings) list(k uint32) []int32 { return p.ranks[p.start[k]:p.start[k+
 // the posting lists of their pairs and triples.
 type Index struct {
 	entries []app.CatalogEntry
+	one     postings
 	two     postings
 	three   postings
 }
@@ -70,7 +75,7 @@ type Index struct {
 // Build indexes entries; the slice is sorted in place and kept.
 func Build(entries []app.CatalogEntry) *Index {
 	slices.SortFunc(entries, func(a, b app.CatalogEntry) int { return app.CompareCatalog(&a, &b) })
-	return &Index{entries: entries, two: build(entries, 2, pairs), three: build(entries, 3, triples)}
+	return &Index{entries: entries, one: build(entries, 1, singles), two: build(entries, 2, pairs), three: build(entries, 3, triples)}
 }
 
 // build counts each piece once per entry, then fills the lists in rank
@@ -136,12 +141,18 @@ func (ix *Index) Search(q *app.CatalogQuery) (ids []int64, count int) {
 		}
 	}
 	ids = []int64{}
+	var check []string // the words the lists do not settle
+	for _, w := range words {
+		if !exact(w) {
+			check = append(check, w)
+		}
+	}
 	match := func(rank int32) {
 		e := &ix.entries[rank]
 		if !q.MatchesFilters(e) {
 			return
 		}
-		for _, w := range words {
+		for _, w := range check {
 			if !strings.Contains(e.Search, w) {
 				return
 			}
@@ -164,14 +175,31 @@ func (ix *Index) Search(q *app.CatalogQuery) (ids []int64, count int) {
 	return ids, count
 }
 
-// candidates are the positions holding every pair or triple of the
-// words; all is true when every word is a single character (every entry
-// is then a candidate).
+// exact reports whether w's posting list holds exactly the entries that
+// contain it.
+func exact(w string) bool {
+	if len(w) > 3 {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if class[w[i]] >= sharedClass {
+			return false
+		}
+	}
+	return true
+}
+
+// candidates are the positions holding every piece of the words (a word
+// of one or two bytes is its own piece, a longer one its triples); all
+// is true when there are no words (every entry is then a candidate).
 func (ix *Index) candidates(words []string) (cands []int32, all bool) {
 	var lists [][]int32
 	for _, w := range words {
 		p, n := &ix.three, 3
-		if len(w) == 2 {
+		switch len(w) {
+		case 1:
+			p, n = &ix.one, 1
+		case 2:
 			p, n = &ix.two, 2
 		}
 		for i := 0; i+n <= len(w); i++ {
