@@ -65,6 +65,13 @@ func TestCatalogFirstDownloadAndChanges(t *testing.T) {
 	if it, ok := cat.CatalogItem(page[0].ID); !ok || it.PartNumber != kept[0].PartNumber {
 		t.Errorf("CatalogItem(%d) = %+v, %v", page[0].ID, it, ok)
 	}
+	remote, err := d.c.CatalogItem(bg, page[0].ID)
+	if local, _ := cat.CatalogItem(page[0].ID); err != nil || !reflect.DeepEqual(remote, local) {
+		t.Errorf("server's item %+v (%v), laptop's %+v", remote, err, local)
+	}
+	if _, err := d.c.CatalogItem(bg, 1<<40); app.KindOf(err) != app.KindNotFound {
+		t.Errorf("unknown catalog item: %v", err)
+	}
 }
 
 // importCSV imports items into the fixture account as a CSV file.
