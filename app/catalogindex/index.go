@@ -163,6 +163,26 @@ func (ix *Index) Search(q *app.CatalogQuery) (ids []int64, count int) {
 		count++
 	}
 	cands, all := ix.candidates(words)
+	if all && q.ItemType == "" && len(q.Brands) == 0 && q.CategoryID == 0 {
+		count = len(ix.entries) // no text, no filter: the whole catalog
+		if lo >= 0 && lo < count {
+			for i := lo; i < min(lo+q.PageSize, count); i++ {
+				ids = append(ids, ix.entries[i].ID)
+			}
+		}
+		return ids, count
+	}
+	if !all && len(check) == 0 && q.ItemType == "" && len(q.Brands) == 0 && q.CategoryID == 0 {
+		// The lists settle the query alone: the count is their
+		// intersection's length and the page a slice of it.
+		count = len(cands)
+		if lo >= 0 && lo < count {
+			for _, rank := range cands[lo:min(lo+q.PageSize, count)] {
+				ids = append(ids, ix.entries[rank].ID)
+			}
+		}
+		return ids, count
+	}
 	if all {
 		for rank := range ix.entries {
 			match(int32(rank))
@@ -211,6 +231,9 @@ func (ix *Index) candidates(words []string) (cands []int32, all bool) {
 		return nil, true
 	}
 	slices.SortFunc(lists, func(a, b []int32) int { return len(a) - len(b) })
+	if len(lists) == 1 {
+		return lists[0], false // read only: never written to
+	}
 	cands = slices.Clone(lists[0])
 	for _, l := range lists[1:] {
 		if len(cands) == 0 {
