@@ -51,22 +51,8 @@ func DefaultCatalogQuery() CatalogQuery {
 // is not split).
 func ParseCatalogQuery(values url.Values) (CatalogQuery, error) {
 	q := DefaultCatalogQuery()
-	get := func(name string) []string {
-		var out []string
-		for k, vs := range values {
-			if strings.EqualFold(k, name) {
-				out = append(out, vs...)
-			}
-		}
-		return out
-	}
-	first := func(name string) (string, bool) {
-		vs := get(name)
-		if len(vs) == 0 || strings.TrimSpace(vs[0]) == "" {
-			return "", false
-		}
-		return strings.TrimSpace(vs[0]), true
-	}
+	p := queryParams(values)
+	get, first := p.all, p.first
 	q.SearchText = strings.TrimSpace(strings.Join(get("SearchText"), " "))
 	if n := len([]rune(q.SearchText)); n > MaxNameLength {
 		return q, Invalid("SearchText", "is %d characters long; the limit is %d", n, MaxNameLength)

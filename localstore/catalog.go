@@ -2,7 +2,6 @@ package localstore
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -146,24 +145,16 @@ func (s *Store) catalogIndex() (*catalogindex.Index, error) {
 	if s.catIdx.ix != nil && s.catIdx.gen == s.catGen {
 		return s.catIdx.ix, nil
 	}
-	var entries []app.CatalogEntry
+	var ix *catalogindex.Index
 	err := s.view(func(t *txn) error {
-		return t.b(bucketCatalog).ForEach(func(k, v []byte) error {
-			var it app.CatalogItem
-			if err := json.Unmarshal(v, &it); err != nil {
-				return fmt.Errorf("catalog item %d: %w", keyID(k), err)
-			}
-			entries = append(entries, app.CatalogEntryOf(&it))
-			return nil
-		})
+		var err error
+		ix, err = catalogindex.FromJSON(t.b(bucketCatalog).ForEach)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("build catalog index: %w", err)
 	}
-	// A change that commits while this builds bumps catGen after its
-	// commit (waiting for catMu): this index then carries the older gen
-	// and the next search builds again.
-	s.catIdx = catalogIndex{gen: s.catGen, ix: catalogindex.Build(entries)}
+	s.catIdx = catalogIndex{gen: s.catGen, ix: ix}
 	return s.catIdx.ix, nil
 }
 

@@ -11,6 +11,8 @@
 package catalogindex
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -259,4 +261,23 @@ func intersect(small, big []int32) []int32 {
 		}
 	}
 	return out
+}
+
+// FromJSON builds the index of the items a bbolt bucket's ForEach (or
+// any such walk) gives as JSON-encoded app.CatalogItem values: the
+// server's and the desktop's stores keep their items that way.
+func FromJSON(forEach func(fn func(k, v []byte) error) error) (*Index, error) {
+	var entries []app.CatalogEntry
+	err := forEach(func(k, v []byte) error {
+		var it app.CatalogItem
+		if err := json.Unmarshal(v, &it); err != nil {
+			return fmt.Errorf("catalog item %x: %w", k, err)
+		}
+		entries = append(entries, app.CatalogEntryOf(&it))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return Build(entries), nil
 }

@@ -66,19 +66,10 @@ func (t *tx) catalogIndex(cb *bolt.Bucket) (*catalogindex.Index, error) {
 	if c, ok := t.s.catIdx[t.id]; ok && c.version == version {
 		return c.ix, nil
 	}
-	var entries []app.CatalogEntry
-	err := cb.Bucket(bCatItems).ForEach(func(k, v []byte) error {
-		var it app.CatalogItem
-		if err := json.Unmarshal(v, &it); err != nil {
-			return fmt.Errorf("catalog item %d: %w", keyID(k), err)
-		}
-		entries = append(entries, app.CatalogEntryOf(&it))
-		return nil
-	})
+	ix, err := catalogindex.FromJSON(cb.Bucket(bCatItems).ForEach)
 	if err != nil {
 		return nil, err
 	}
-	ix := catalogindex.Build(entries)
 	// A reader of an older snapshot must not replace a newer index.
 	if c, ok := t.s.catIdx[t.id]; !ok || c.version < version {
 		t.s.catIdx[t.id] = catalogIndex{version: version, ix: ix}
