@@ -292,7 +292,8 @@ func (e *Engine) refreshCounts() {
 // env is the environment of a local edit: now on the server's clock
 // (the client's offset corrects a skewed laptop clock) and the actor.
 func (e *Engine) env() app.Env {
-	return app.Env{Now: e.now().Add(e.c.ClockOffset()), Actor: e.actor}
+	// The offline catalog is the rule engine's catalog (items added from it).
+	return app.Env{Now: e.now().Add(e.c.ClockOffset()), Actor: e.actor, Catalog: e.st}
 }
 
 // Edit applies m to the local view of proposal proposalID (0 for a
