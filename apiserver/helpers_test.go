@@ -73,9 +73,12 @@ type tacct struct {
 	// draft is a Draft proposal with an area "Kitchen" (one option,
 	// holding an item with a cost); locked is Accepted with two change
 	// orders.
-	draft, locked         int64
-	area, option          int64
-	changeOrder           int64
+	draft, locked int64
+	area, option  int64
+	changeOrder   int64
+	// catalogItem is one of the account's catalog items (a Sonos Amp with
+	// a cost).
+	catalogItem           int64
 	lockedArea, lockedOpt int64
 }
 
@@ -216,6 +219,7 @@ func (e *tenv) account(name string, expiry time.Time) *tacct {
 		a.changeOrder = p.ChangeOrders[0].ID
 		return tx.PutProposal(p)
 	})
+	a.catalogItem = e.importCatalog(a, testCatalog)[0]
 	return a
 }
 

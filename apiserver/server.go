@@ -39,6 +39,9 @@ type Config struct {
 	StrictSigning bool
 	// MaxBodyBytes caps request bodies (default 1 MiB); larger is 413.
 	MaxBodyBytes int64
+	// MaxImportBytes caps a catalog import's CSV body instead
+	// (default DefaultMaxImportBytes).
+	MaxImportBytes int64
 	// Now is the server's clock (default time.Now).
 	Now func() time.Time
 	// Logger receives one line per request and every internal error
@@ -94,6 +97,9 @@ type Server struct {
 func New(cfg Config, st store.Store) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.MaxImportBytes <= 0 {
+		cfg.MaxImportBytes = DefaultMaxImportBytes
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -171,5 +177,10 @@ func (s *Server) table() []routeDef {
 		r("GET", "/public/export/proposals", app.OpExport, true, s.exportProposals),
 		r("GET", "/public/proposals/{ProposalId}/document", app.OpExport, true, s.proposalDocument),
 		r("GET", "/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}/document", app.OpExport, true, s.changeOrderDocument),
+		// The catalog (issue 11): Portal's search and item, our feed and import.
+		r("GET", "/public/catalog", app.OpListCatalog, false, s.listCatalog),
+		r("GET", "/public/catalog/{ItemId}", app.OpGetCatalogItem, false, s.getCatalogItem),
+		r("GET", "/public/catalog/changes", app.OpCatalogChanges, true, s.catalogChanges),
+		r("POST", CatalogImportPath, app.OpImportCatalog, true, s.importCatalog),
 	)
 }

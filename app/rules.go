@@ -14,10 +14,11 @@ const (
 	PermViewCosts     Permission = "ViewCosts"
 	PermExport        Permission = "ExportProposals"
 	PermManageUsers   Permission = "ManageUsers"
+	PermManageCatalog Permission = "ManageCatalog"
 )
 
 var rolePermissions = map[Role][]Permission{
-	RoleAdmin:  {PermViewProposals, PermEditProposals, PermViewCosts, PermExport, PermManageUsers},
+	RoleAdmin:  {PermViewProposals, PermEditProposals, PermViewCosts, PermExport, PermManageUsers, PermManageCatalog},
 	RoleSales:  {PermViewProposals, PermEditProposals, PermViewCosts},
 	RoleViewer: {PermViewProposals},
 }
@@ -205,6 +206,13 @@ var operations = map[Operation]opRule{
 	OpChanges:          {perm: PermViewProposals},
 	OpExport:           {perm: PermExport},
 	OpListItems:        {perm: PermViewProposals},
+	// The catalog: a laptop keeps its offline copy with a lapsed
+	// subscription; the search (Portal's route, like the proposal list)
+	// and the import (a write) need one.
+	OpListCatalog:    {perm: PermViewProposals, subscription: true},
+	OpGetCatalogItem: {perm: PermViewProposals},
+	OpCatalogChanges: {perm: PermViewProposals},
+	OpImportCatalog:  {perm: PermManageCatalog, subscription: true},
 }
 
 // NeedsSubscription reports whether the operation is refused while the

@@ -65,6 +65,11 @@ type Store struct {
 	// Proposals are never changed in place (app.Apply returns new ones),
 	// so readers share them; a Record itself is copied out.
 	recs map[int64]*Record
+
+	// The offline catalog's search index (catalog.go).
+	catMu  sync.Mutex
+	catGen uint64
+	catIdx catalogIndex
 }
 
 // maxCachedRecords bounds Store.recs: the proposals being worked on.

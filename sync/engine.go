@@ -36,6 +36,7 @@ const (
 	PhaseIdle Phase = ""
 	PhasePush Phase = "push" // sending queued edits: Done of Total entries
 	PhasePull Phase = "pull" // downloading changed proposals: Done of Total
+	// PhaseCatalog (catalog_pull.go): downloading catalog changes.
 )
 
 // State is what the UI's sync indicator shows.
@@ -299,7 +300,8 @@ func (e *Engine) refreshCounts() {
 // env is the environment of a local edit: now on the server's clock
 // (the client's offset corrects a skewed laptop clock) and the actor.
 func (e *Engine) env() app.Env {
-	return app.Env{Now: e.now().Add(e.c.ClockOffset()), Actor: e.actor}
+	// The offline catalog is the rule engine's catalog (items added from it).
+	return app.Env{Now: e.now().Add(e.c.ClockOffset()), Actor: e.actor, Catalog: e.st}
 }
 
 // Edit applies m to the local view of proposal proposalID (0 for a
@@ -398,6 +400,9 @@ func (e *Engine) SyncOnce(ctx context.Context) error {
 	err := e.push(ctx)
 	if err == nil {
 		err = e.pull(ctx)
+	}
+	if err == nil {
+		err = e.pullCatalog(ctx) // catalog_pull.go
 	}
 	if err != nil {
 		e.log.Warn("sync did not complete", "err", err)

@@ -301,6 +301,7 @@ func startAdminSocket(data string, st store.Store, log *slog.Logger) (*adminSock
 		log.Info("admin operation", "op", r.PathValue("name"))
 		writeJSON(w, http.StatusOK, v)
 	})
+	mux.HandleFunc("POST /catalog/import", adminCatalogImport(st, log))
 	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/octet-stream")
 		w.Header().Set("Trailer", "X-Backup-Bytes, X-Backup-Error")

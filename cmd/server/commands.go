@@ -266,7 +266,7 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&cfg.Password, "password", "", "user password (prefer PD_PASSWORD)")
 	fs.IntVar(&cfg.Clients, "clients", 8, "concurrent clients `N`")
 	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "how long to run")
-	fs.StringVar(&cfg.Scenario, "scenario", "get", "get, list, create-area or mixed")
+	fs.StringVar(&cfg.Scenario, "scenario", "get", "get, list, create-area, mixed or catalog")
 	fs.StringVar(&cfg.SearchText, "search", "residence", "SearchText of the list scenario")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a base URL that is not loopback")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")

@@ -139,7 +139,7 @@ func seedShared(ctx context.Context, st *pgstore.Store, f serveFlags, baseURL st
 	var creds demo.Credentials
 	err := st.Locked(ctx, demoLock, func() error {
 		var err error
-		creds, err = demo.Seed(ctx, st, demo.Options{BaseURL: baseURL, GrowTo: f.demoProposals, Logger: log})
+		creds, err = demo.Seed(ctx, st, demo.Options{BaseURL: baseURL, GrowTo: f.demoProposals, CatalogSize: f.demoCatalog, Logger: log})
 		if err != nil {
 			return err
 		}

@@ -43,18 +43,18 @@ With --demo, the first start seeds demo accounts, users and proposals and
 every start writes DATA/demo.json (mode 0600) with the listening base URL,
 the demo app's ID and secret and every demo user's password. Passwords are
 random per data folder. --demo-proposals N grows the main demo account to
-N proposals.
+N proposals, --demo-catalog N its catalog (20,000 items) to N items.
 
 Outside loopback, serve TLS (--tls-cert and --tls-key) or run behind a
 TLS-terminating proxy and set --public-url to the https URL clients use;
 plain HTTP on a non-loopback address is refused unless --insecure-http.`
 
 type serveFlags struct {
-	addr, data, publicURL, tlsCert, tlsKey, logFormat string
-	demo, strict, trustForwarded, insecureHTTP        bool
-	demoProposals, maxConns, maxConnsPerAddr          int
-	shutdownTimeout, idleTimeout                      time.Duration
-	db                                                storeFlags
+	addr, data, publicURL, tlsCert, tlsKey, logFormat     string
+	demo, strict, trustForwarded, insecureHTTP            bool
+	demoProposals, demoCatalog, maxConns, maxConnsPerAddr int
+	shutdownTimeout, idleTimeout                          time.Duration
+	db                                                    storeFlags
 }
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -64,6 +64,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&f.data, "data", "./data", "data `folder`")
 	fs.BoolVar(&f.demo, "demo", false, "seed demo data on first start and write DATA/demo.json")
 	fs.IntVar(&f.demoProposals, "demo-proposals", 0, "with --demo, grow the main demo account to `N` proposals")
+	fs.IntVar(&f.demoCatalog, "demo-catalog", 0, "with --demo, grow the main demo account's catalog to `N` items (it starts with 20,000)")
 	fs.StringVar(&f.publicURL, "public-url", "", "base `URL` clients use (behind a proxy); signatures are checked against it")
 	fs.BoolVar(&f.strict, "strict-signing", false, "refuse the compatibility signature over the URL without its query string")
 	fs.StringVar(&f.tlsCert, "tls-cert", "", "TLS certificate `file` (PEM); serve HTTPS with --tls-key")
@@ -86,6 +87,9 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if f.demoProposals > 0 && !f.demo {
 		return errors.New("--demo-proposals needs --demo")
+	}
+	if f.demoCatalog > 0 && !f.demo {
+		return errors.New("--demo-catalog needs --demo")
 	}
 	log := newLogger(stderr, f.logFormat)
 	slog.SetDefault(log)
@@ -206,7 +210,7 @@ func writeDemo(ctx context.Context, st store.Store, f serveFlags, baseURL string
 	if pg, ok := st.(*pgstore.Store); ok {
 		creds, err = seedShared(ctx, pg, f, baseURL, log)
 	} else {
-		creds, err = demo.Seed(ctx, st, demo.Options{BaseURL: baseURL, GrowTo: f.demoProposals, Logger: log})
+		creds, err = demo.Seed(ctx, st, demo.Options{BaseURL: baseURL, GrowTo: f.demoProposals, CatalogSize: f.demoCatalog, Logger: log})
 	}
 	if err != nil {
 		return err

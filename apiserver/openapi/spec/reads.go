@@ -77,6 +77,7 @@ var (
 	proposalTags = []string{"Proposals"}
 	peopleTags   = []string{"People"}
 	extTags      = []string{"Extensions"}
+	catalogTags  = []string{"Catalog"}
 )
 
 const exportDoc = "Admin only (403 PermissionDenied for Sales and Viewer). Streams every proposal of the account that matches the list's filters, in ID order: " +
@@ -165,6 +166,42 @@ func readDocs() map[string]opDoc {
 			query: []*obj{o("name", "since", "in", "query", "required", false, "schema", o("type", "string", "maxLength", 256),
 				"description", "A cursor from an earlier response; absent or empty is the beginning.")},
 			ok: jsonOK(ref("ChangesResponse"), "Changed proposal IDs."), errors: []string{"BadRequest"}},
+		// The catalog (issue 11): Portal's search and item routes, the
+		// changes feed and the import (extensions).
+		"GET /public/catalog": {id: "listCatalog", summary: "Search the catalog", tags: catalogTags,
+			doc: "The account's catalog. Every word of SearchText must occur (any case, any order) in the brand, model, name or part number. " +
+				"Order: brand, then model (both case-insensitive), then ID; items without a brand (most labor and fees) first. Costs are null without ViewCosts.",
+			query: []*obj{
+				queryParam("SearchText", o("type", "string", "maxLength", 200), "Words matched against brand, model, name and part number."),
+				queryParam("ItemType", ref("ItemType"), "Absent: every type. Any letter case."),
+				repeatable(queryParam("Brands", arr(str()), "Repeatable; exact brand names, any letter case (not split on commas).")),
+				queryParam("CategoryId", pathID(), ""),
+				queryParam("PageNumber", o("type", "integer", "minimum", 1, "default", 1), "Below 1 is 400 InvalidPaging."),
+				queryParam("PageSize", o("type", "integer", "minimum", 1, "maximum", 200, "default", 10), "Above 200 is 400 InvalidPaging."),
+			},
+			ok: jsonOK(ref("CatalogResponse"), "A page of items and the count of all matches."), errors: []string{"BadRequest"}},
+		"GET /public/catalog/{ItemId}": {id: "getCatalogItem", summary: "Get catalog item", tags: catalogTags,
+			doc: "One item of the account's catalog. Works with a lapsed subscription.",
+			ok:  jsonOK(ref("CatalogItem"), "The item."), errors: []string{"NotFound"}},
+		"GET /public/catalog/changes": {id: "catalogChanges", summary: "Catalog changes feed (extension)", tags: catalogTags,
+			doc: "Pages the catalog for offline copies: items added or changed and IDs removed after a cursor, oldest change first, each item once at its latest change. " +
+				"Start with no since, follow cursor while hasMore, keep the last cursor for the next sync. Works with a lapsed subscription.",
+			query: []*obj{
+				o("name", "since", "in", "query", "required", false, "schema", o("type", "string", "maxLength", 256),
+					"description", "A cursor from an earlier response; absent or empty is the beginning."),
+				queryParam("Limit", o("type", "integer", "minimum", 1, "maximum", 5000, "default", 1000), "Changes per page; outside 1..5000 is 400 InvalidPaging."),
+			},
+			ok: jsonOK(ref("CatalogChanges"), "A page of changes."), errors: []string{"BadRequest"}},
+		"POST /public/catalog/import": {id: "importCatalog", summary: "Import the catalog from CSV (extension)", tags: catalogTags, write: true,
+			doc: "Admin only. The body is a CSV file (text/csv, up to 256 MiB by default): a header naming the columns in any order and case, " +
+				"ItemType, Name and SellPrice required; Brand, Model, PartNumber, Category, Supplier, ShortDescription, Description, Msrp, Cost (empty: unknown), ImageUrl, IsDiscontinued optional; " +
+				"an unknown column is refused. A row's item is matched by its part number (case-insensitive), or by brand, model and name when it has none; a matched item keeps its ID. " +
+				"Mode=Merge (default) adds and updates; Mode=Replace also removes the items the file does not name. " +
+				"The whole file is checked first; if any row is bad nothing is applied and the 400 ValidationFailed lists every rejected row in responseStatus.errors (fieldName \"line N\", message the reasons). " +
+				"Otherwise the file is applied in one transaction.",
+			query: []*obj{queryParam("Mode", o("type", "string", "enum", []string{"Merge", "Replace"}, "default", "Merge"), "Any letter case.")},
+			body:  o("required", true, "description", "The CSV file.", "content", o("text/csv", o("schema", str()))),
+			ok:    jsonOK(ref("CatalogImportReport"), "What the import did."), errors: []string{"BadRequest"}},
 		"GET /public/export/proposals": {id: "exportProposals", summary: "Bulk export (extension)", tags: extTags, doc: exportDoc,
 			query: append([]*obj{
 				o("name", "Format", "in", "query", "required", true, "schema", enumOf([]string{"csv", "jsonl", "json"}), "description", "csv or jsonl (json is accepted as jsonl). Any letter case."),

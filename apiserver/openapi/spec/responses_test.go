@@ -77,7 +77,9 @@ func (d *demoAPI) do(c call) []byte {
 	var body io.Reader
 	var b []byte
 	ct := ""
-	if c.body != nil {
+	if csvBody, isCSV := c.body.(csvText); isCSV {
+		body, ct = strings.NewReader(string(csvBody)), "text/csv"
+	} else if c.body != nil {
 		var err error
 		if b, err = json.Marshal(c.body); err != nil {
 			d.t.Fatal(err)
@@ -109,7 +111,7 @@ func (d *demoAPI) do(c call) []byte {
 	}
 	// Messages name the path without its query, which may hold a password.
 	where := c.method + " " + strings.SplitN(path, "?", 2)[0]
-	if c.body != nil && c.want < 300 {
+	if _, isCSV := c.body.(csvText); c.body != nil && !isCSV && c.want < 300 {
 		d.checkRequest(where, c, b)
 	}
 	if resp.StatusCode != c.want {
@@ -118,6 +120,9 @@ func (d *demoAPI) do(c call) []byte {
 	d.checkResponse(where, c, resp.Header, raw)
 	return raw
 }
+
+// csvText is a call's body sent as text/csv (the catalog import).
+type csvText string
 
 // operation is the document's operation of c's route.
 func (d *demoAPI) operation(c call) map[string]any {
@@ -303,6 +308,16 @@ func TestDemoResponsesMatchSchemas(t *testing.T) {
 		body: map[string]any{"PartyType": "Person", "ContactType": "Client", "FirstName": "Ada"}}))
 	d.do(call{method: "POST", pattern: "/public/people/{PersonId}/location", path: fmt.Sprintf("/public/people/%d/location", person.ID),
 		key: admin, want: 200, body: map[string]any{"Street": "1 Main St", "State": "TX", "IsPrimary": true}})
+
+	// The catalog: search, one item, the changes feed, an import.
+	found := decode[app.CatalogResponse](t, d.do(call{method: "GET", pattern: "/public/catalog", path: "/public/catalog?SearchText=sonos&PageSize=5", key: viewer, want: 200}))
+	if len(found.Items) == 0 {
+		t.Fatal("the demo catalog has no Sonos items")
+	}
+	d.do(call{method: "GET", pattern: "/public/catalog/{ItemId}", path: fmt.Sprintf("/public/catalog/%d", found.Items[0].ID), key: admin, want: 200})
+	d.do(call{method: "GET", pattern: "/public/catalog/changes", path: "/public/catalog/changes?Limit=3", key: admin, want: 200})
+	d.do(call{method: "POST", pattern: "/public/catalog/import", path: "/public/catalog/import?Mode=Merge", key: admin, want: 200,
+		body: csvText("ItemType,Name,SellPrice,Brand,PartNumber\r\nPart,Test speaker,199.00,Acme,ACME-1\r\n")})
 
 	// Errors, in the error body's schema.
 	d.do(call{method: "GET", pattern: "/public/proposals/{ProposalId}", path: "/public/proposals/999999999", key: admin, want: 404})

@@ -145,6 +145,18 @@ func schemas() ([]named, error) {
 		{name: "PaymentSchedule", typ: typeOf[app.PaymentScheduleView]()},
 		{name: "PaymentRequest", typ: typeOf[app.PaymentRequest]()},
 		{name: "ChangeOrderSummary", typ: typeOf[app.ChangeOrderSummary]()},
+		{name: "CatalogItem", typ: typeOf[app.CatalogItem](), doc: "A product, labor or fee line of the account's catalog.", fields: map[string]any{
+			"categoryId": "The server's ID of the category name (one per distinct name, case-insensitive); 0 when none.",
+			"cost":       "Unit cost; null without the ViewCosts permission, or when the dealer has no cost on file (never means zero).",
+		}},
+		{name: "CatalogResponse", typ: typeOf[app.CatalogResponse](), fields: map[string]any{"itemCount": countDoc}},
+		{name: "CatalogChanges", typ: typeOf[app.CatalogChanges](), fields: map[string]any{
+			"storeId":   "As in ChangesResponse: a new value means download the whole catalog again.",
+			"cursor":    "Pass as since for the next page or the next sync.",
+			"hasMore":   "Another page follows at cursor.",
+			"itemCount": "Number of items in the catalog now (progress of a first download).",
+		}},
+		{name: "CatalogImportReport", typ: typeOf[app.CatalogImportReport](), fields: map[string]any{"rows": "Data rows read."}},
 		{name: "PlacedItem", typ: typeOf[app.PlacedItemView](), doc: "An item with the area and option it is in (GET .../items)."},
 		{name: "ProposalDetail", typ: typeOf[app.ProposalDetail](), fields: withDocumentFields(map[string]any{
 			"isArchived":    "Extension: the archive flag (list filter IsArchive).",

@@ -68,6 +68,8 @@ type Store struct {
 	url     string
 	cfg     config
 	storeID string
+	// catalog holds each account's catalog search index (catalog.go).
+	catalog catalogIndexes
 }
 
 // Open connects to the database at url, migrates it to this server's

@@ -48,6 +48,10 @@ func Run(t *testing.T, be Backend) {
 		{"ListEqualsSelect", testListEqualsSelect},
 		{"ListPagingEdges", testListPagingEdges},
 		{"Model", testModel},
+		{"CatalogImportMergeReplaceAndFeed", testCatalogImportMergeReplaceAndFeed},
+		{"CatalogAccountScoping", testCatalogAccountScoping},
+		{"CatalogImportRollsBack", testCatalogImportRollsBack},
+		{"CatalogSearchEqualsReference", testCatalogSearchEqualsReference},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, be) })

@@ -30,10 +30,11 @@ const (
 	ScenarioList       = "list"        // GET the list with a text search
 	ScenarioCreateArea = "create-area" // POST an area to the client's own proposal
 	ScenarioMixed      = "mixed"       // 70% get, 20% list, 10% create-area
+	ScenarioCatalog    = "catalog"     // GET the catalog search as a picker types (catalog.go)
 )
 
 // Scenarios lists the valid scenario names.
-var Scenarios = []string{ScenarioGet, ScenarioList, ScenarioCreateArea, ScenarioMixed}
+var Scenarios = []string{ScenarioGet, ScenarioList, ScenarioCreateArea, ScenarioMixed, ScenarioCatalog}
 
 // Config is one load run.
 type Config struct {
@@ -239,6 +240,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 	}
 
+	if cfg.Scenario == ScenarioCatalog {
+		if err := warmCatalog(ctx, c); err != nil {
+			return Result{}, err
+		}
+	}
+
 	type workerResult struct {
 		lat     []time.Duration
 		errors  map[string]int
@@ -388,6 +395,8 @@ func (w *worker) one(ctx context.Context) (int, []byte, error) {
 		return w.list(ctx)
 	case ScenarioCreateArea:
 		return w.createArea(ctx)
+	case ScenarioCatalog:
+		return w.catalog(ctx)
 	default:
 		switch n := w.r.IntN(10); {
 		case n < 7:

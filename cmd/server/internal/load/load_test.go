@@ -83,7 +83,7 @@ func TestRunAgainstServer(t *testing.T) {
 	for _, sc := range []struct {
 		name string
 		d    time.Duration
-	}{{ScenarioMixed, time.Second}, {ScenarioGet, 300 * time.Millisecond}, {ScenarioList, 300 * time.Millisecond}, {ScenarioCreateArea, 300 * time.Millisecond}} {
+	}{{ScenarioMixed, time.Second}, {ScenarioGet, 300 * time.Millisecond}, {ScenarioList, 300 * time.Millisecond}, {ScenarioCreateArea, 300 * time.Millisecond}, {ScenarioCatalog, 300 * time.Millisecond}} {
 		res, err := Run(context.Background(), Config{
 			BaseURL: srv.URL, AppID: creds.AppID, AppSecret: creds.AppSecret,
 			User: sales.Email, Password: sales.Password, Clients: 4, Duration: sc.d, Scenario: sc.name,
