@@ -95,11 +95,14 @@ func ImportCatalog(ctx context.Context, st store.Store, accountID int64, mode ap
 	if err := checkCatalogCSV(src.first, &rep); err != nil || len(rep.Rejected) > 0 {
 		return rep, err
 	}
-	second, err := src.again()
-	if err != nil {
-		return rep, err
-	}
+	// The rows are read again from the start each time the store runs
+	// the write (a group commit may run it more than once).
 	rows := func(yield func(app.CatalogRow, error) bool) {
+		second, err := src.again()
+		if err != nil {
+			yield(app.CatalogRow{}, err)
+			return
+		}
 		cr, err := app.NewCatalogCSV(second)
 		if err != nil {
 			yield(app.CatalogRow{}, fmt.Errorf("catalog file changed between its check and its import: %w", err))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"proposaldesk/apiserver/store/pgstore"
 	"proposaldesk/apiserver/store/pgstore/pgtest"
 )
 
@@ -18,7 +20,7 @@ import (
 // in between), and restores the backup with pg_restore.
 func TestAdminCommandsPostgres(t *testing.T) {
 	db := pgtest.NewDatabase(t)
-	if out := mustRun(t, "migrate", "--database", db); !strings.Contains(out, "schema version 1") {
+	if out := mustRun(t, "migrate", "--database", db); !strings.Contains(out, fmt.Sprintf("schema version %d", pgstore.SchemaVersion())) {
 		t.Errorf("migrate: %s", out)
 	}
 	mustRun(t, "migrate", "--database", db) // again: nothing to do
