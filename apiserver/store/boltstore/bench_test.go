@@ -2,6 +2,7 @@ package boltstore
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -94,7 +95,7 @@ func BenchmarkListCold10k(b *testing.B) {
 	q := app.DefaultListQuery()
 	for b.Loop() {
 		s.mu.Lock()
-		clear(s.cache)
+		clear(s.snaps)
 		s.mu.Unlock()
 		s.View(ctx, acct, func(tx store.Tx) error { _, _, err := tx.List(q); return err })
 	}
@@ -159,5 +160,34 @@ func BenchmarkGetProposal(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkGroupCommit is small proposal writes (one Update each, fsync'd)
+// from 1 or 32 concurrent writers: with 32, writes share commits.
+func BenchmarkGroupCommit(b *testing.B) {
+	for _, writers := range []int{1, 32} {
+		b.Run(fmt.Sprint("writers=", writers), func(b *testing.B) {
+			s, acct, ids := benchStore(b, 1000)
+			b.SetParallelism(max(1, writers/runtime.GOMAXPROCS(0)))
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				i := 0
+				for pb.Next() {
+					i++
+					err := s.Update(ctx, acct, func(tx store.Tx) error {
+						p, err := tx.Proposal(ids[i%len(ids)])
+						if err != nil {
+							return err
+						}
+						p.Name = fmt.Sprint("renamed ", i)
+						return tx.PutProposal(p)
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
 	}
 }

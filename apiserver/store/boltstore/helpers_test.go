@@ -36,9 +36,9 @@ type fixture struct {
 	proposalA, proposalB int64
 }
 
-func newFixture(t testing.TB) *fixture {
+func newFixture(t testing.TB, opts ...Option) *fixture {
 	t.Helper()
-	s, _ := openTest(t)
+	s, _ := openTest(t, opts...)
 	f := &fixture{s: s}
 	for i, acct := range []*int64{&f.a, &f.b} {
 		a, err := s.Auth().CreateAccount(ctx, store.Account{Name: fmt.Sprintf("acct%d", i), SubscriptionExpiry: time.Now().Add(time.Hour)})
@@ -78,6 +78,10 @@ func newFixture(t testing.TB) *fixture {
 	}
 	return f
 }
+
+// withDeltaMin makes the list index rebuild its base after n changed
+// entries (at least), so tests reach the rebuild with few proposals.
+func withDeltaMin(n int) Option { return func(c *config) { c.deltaMin = n } }
 
 var clock = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 

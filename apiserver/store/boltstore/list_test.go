@@ -11,7 +11,16 @@ import (
 // proposals and 300 random queries, with the cache cold, warm and inside
 // a write transaction that changed some proposals.
 func TestListEqualsSelect(t *testing.T) {
-	f := newFixture(t)
+	for _, c := range []struct {
+		name     string
+		deltaMin int
+	}{{"rebuilt often", 8}, {"default", 1024}} {
+		t.Run(c.name, func(t *testing.T) { testListEqualsSelect(t, withDeltaMin(c.deltaMin)) })
+	}
+}
+
+func testListEqualsSelect(t *testing.T, opts ...Option) {
+	f := newFixture(t, opts...)
 	g := newGen(7)
 	model := g.putRandom(t, f.s, f.a, 300)
 	g.putRandom(t, f.s, f.b, 50) // another account's rows never show
@@ -26,7 +35,7 @@ func TestListEqualsSelect(t *testing.T) {
 		q := g.query()
 		if i%3 == 0 {
 			f.s.mu.Lock()
-			clear(f.s.cache)
+			clear(f.s.snaps)
 			f.s.mu.Unlock()
 		}
 		if err := f.s.View(ctx, f.a, func(tx store.Tx) error {
