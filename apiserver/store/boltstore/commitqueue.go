@@ -34,6 +34,15 @@ type writeCall struct {
 	err      error
 	panicked any
 	done     chan struct{}
+	// written are the proposals fn stored, decoded into the cache by the
+	// caller after the commit (see enqueue).
+	written []record
+}
+
+// record is a stored record's key and bytes.
+type record struct {
+	key string
+	raw []byte
 }
 
 // writeGroup is what the writes of one bbolt transaction share: the list
@@ -110,6 +119,13 @@ func (s *Store) enqueue(c *writeCall) error {
 	if c.panicked != nil {
 		panic(c.panicked)
 	}
+	if c.err == nil {
+		// The next write of a proposal reads it first: decode it now, in
+		// the caller's goroutine, so the single writer finds it decoded.
+		for _, r := range c.written {
+			s.decoded.proposals.decode(r.key, r.raw)
+		}
+	}
 	return c.err
 }
 
@@ -150,7 +166,7 @@ func (s *Store) runGroup(calls []*writeCall) {
 	err := s.db.Update(func(btx *bolt.Tx) error {
 		w = uint64(btx.ID())
 		for i, c := range calls {
-			c.err, c.panicked = nil, nil
+			c.err, c.panicked, c.written = nil, nil, nil
 			t, err := s.begin(btx, c.account)
 			if err != nil {
 				c.err = err
@@ -158,6 +174,7 @@ func (s *Store) runGroup(calls []*writeCall) {
 			}
 			t.g = g
 			c.err, c.panicked = callFn(c.fn, t)
+			c.written = t.written
 			if (c.err != nil || c.panicked != nil) && t.wrote {
 				bad = i
 				return errPoisoned

@@ -30,6 +30,9 @@ type baseIndex struct {
 	gramsOnce sync.Once
 	grams     map[[3]byte][]int32 // trigram -> IDs of the tokens holding it
 
+	flagsOnce sync.Once
+	flags     *flagSets
+
 	// orders[f] lists the slots sorted by app.SortFields[f] ascending
 	// (ties on ID), built on first use.
 	orders [6]struct {
@@ -126,42 +129,104 @@ func (b *baseIndex) wordSlots(w string) bitset {
 }
 
 // match returns the slots that match m and are not superseded by delta,
-// and how many there are.
-func (b *baseIndex) match(m app.Matcher, delta map[int64]*app.ListEntry) (bitset, int) {
+// and how many there are. The archive flag and statuses, which nearly
+// every query filters on, are answered with bitsets; only the rarer
+// filters (contact, salesperson, modified date) look at entries.
+func (b *baseIndex) match(m app.Matcher, q *app.ListQuery, delta map[int64]*app.ListEntry) (bitset, int) {
 	var s bitset
-	words := m.Words()
-	if len(words) == 0 {
-		s = newBitset(len(b.entries))
-		for i := range s {
-			s[i] = ^uint64(0)
-		}
-		if r := len(b.entries) % 64; r != 0 {
-			s[len(s)-1] = 1<<r - 1
-		}
+	if words := m.Words(); len(words) == 0 {
+		s = slices.Clone(b.flagSets().live)
 	} else {
 		s = b.wordSlots(words[0])
 		for _, w := range words[1:] {
-			o := b.wordSlots(w)
-			for i := range s {
-				s[i] &= o[i]
+			s.and(b.wordSlots(w))
+		}
+		s.and(b.flagSets().live)
+	}
+	fs := b.flagSets()
+	if q.Archived {
+		s.and(fs.archived)
+	} else {
+		s.andNot(fs.archived)
+	}
+	if len(q.Statuses) > 0 {
+		either := newBitset(len(b.entries))
+		for _, st := range q.Statuses {
+			if set, ok := fs.status[st]; ok {
+				either.or(set)
 			}
+		}
+		s.and(either)
+	}
+	for id := range delta {
+		if slot, ok := b.pos[id]; ok {
+			s[slot>>6] &^= 1 << (slot & 63)
 		}
 	}
 	count := 0
+	perEntry := q.ContactID != 0 || q.SalesPersonID != 0 || !q.ModifiedAfter.IsZero()
 	for wi, word := range s {
-		keep := word
-		for word != 0 {
-			slot := wi*64 + bits.TrailingZeros64(word)
-			word &= word - 1
-			e := &b.entries[slot]
-			if _, changed := delta[e.ID]; changed || !m.MatchFields(e) {
-				keep &^= 1 << (slot & 63)
+		if perEntry {
+			keep := word
+			for word != 0 {
+				slot := wi*64 + bits.TrailingZeros64(word)
+				word &= word - 1
+				if !m.MatchFields(&b.entries[slot]) {
+					keep &^= 1 << (slot & 63)
+				}
 			}
+			s[wi] = keep
 		}
-		s[wi] = keep
-		count += bits.OnesCount64(keep)
+		count += bits.OnesCount64(s[wi])
 	}
 	return s, count
+}
+
+func (s bitset) and(o bitset) {
+	for i := range s {
+		s[i] &= o[i]
+	}
+}
+
+func (s bitset) andNot(o bitset) {
+	for i := range s {
+		s[i] &^= o[i]
+	}
+}
+
+func (s bitset) or(o bitset) {
+	for i := range s {
+		s[i] |= o[i]
+	}
+}
+
+// flagSets are the slots by archive flag and by status.
+type flagSets struct {
+	live     bitset // every slot
+	archived bitset
+	status   map[app.Status]bitset
+}
+
+func (b *baseIndex) flagSets() *flagSets {
+	b.flagsOnce.Do(func() {
+		n := len(b.entries)
+		fs := &flagSets{live: newBitset(n), archived: newBitset(n), status: map[app.Status]bitset{}}
+		for slot := range b.entries {
+			e := &b.entries[slot]
+			fs.live.set(int32(slot))
+			if e.Archived {
+				fs.archived.set(int32(slot))
+			}
+			set, ok := fs.status[e.Status]
+			if !ok {
+				set = newBitset(n)
+				fs.status[e.Status] = set
+			}
+			set.set(int32(slot))
+		}
+		b.flags = fs
+	})
+	return b.flags
 }
 
 // order returns the slots sorted by app.SortFields[f] ascending.
@@ -225,7 +290,7 @@ func (sn *listSnap) with(overlay map[int64]*app.ListEntry, w uint64, deltaMax in
 // entries and the number of all matches.
 func (sn *listSnap) query(q *app.ListQuery) ([]*app.ListEntry, int) {
 	m := q.Matcher()
-	slots, count := sn.base.match(m, sn.delta)
+	slots, count := sn.base.match(m, q, sn.delta)
 	var fresh []*app.ListEntry
 	for _, e := range sn.delta {
 		if m.Match(e) {

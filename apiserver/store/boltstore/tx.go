@@ -29,8 +29,9 @@ type tx struct {
 	// g is the write group this tx belongs to (nil when read-only);
 	// wrote is set by every method that writes, so a failure after it
 	// rolls the group back (see commitqueue.go).
-	g     *writeGroup
-	wrote bool
+	g       *writeGroup
+	wrote   bool
+	written []record // proposals stored, for the decode cache
 	// err is the first failure of a method that cannot return one
 	// (NextID, NextNumber); the transaction fails with it.
 	err error
@@ -152,6 +153,9 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 		}
 		if err := t.b(w.bucket).Put(key, data); err != nil {
 			return err
+		}
+		if bytes.Equal(w.bucket, bProposals) {
+			t.written = append(t.written, record{strconv.FormatInt(p.ID, 10), data})
 		}
 	}
 	// The changes feed keeps one entry per proposal, at its latest seq.
