@@ -27,6 +27,10 @@ import (
 // maxGroup bounds the writes of one transaction.
 const maxGroup = 256
 
+// maxPrimed is the most proposals one write may store and still have them
+// decoded into the cache after its commit (see enqueue).
+const maxPrimed = 4
+
 // writeCall is one queued Update.
 type writeCall struct {
 	account  int64
@@ -119,9 +123,11 @@ func (s *Store) enqueue(c *writeCall) error {
 	if c.panicked != nil {
 		panic(c.panicked)
 	}
-	if c.err == nil {
+	if c.err == nil && len(c.written) <= maxPrimed {
 		// The next write of a proposal reads it first: decode it now, in
 		// the caller's goroutine, so the single writer finds it decoded.
+		// Not after bulk writes (seeding, imports): nobody reads those
+		// back at once, and they would flush the cache.
 		for _, r := range c.written {
 			s.decoded.proposals.decode(r.key, r.raw)
 		}
