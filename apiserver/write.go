@@ -55,6 +55,9 @@ func (c *call) write(res result) error {
 		return nil
 	}
 	h.Set("Content-Type", "application/json; charset=utf-8")
+	// A known length spares net/http the chunked encoding of bodies over
+	// 2 KB (a detail is ~10 KB): one write syscall fewer per response.
+	h.Set("Content-Length", strconv.Itoa(len(res.body)))
 	c.w.WriteHeader(res.status)
 	c.w.Write(res.body)
 	return nil

@@ -207,6 +207,25 @@ func (q *ListQuery) Matcher() Matcher {
 
 // Match is ListQuery.Matches.
 func (m Matcher) Match(e *ListEntry) bool {
+	if !m.MatchFields(e) {
+		return false
+	}
+	for _, w := range m.words {
+		if !strings.Contains(e.Search, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// Words are the lower-cased words of SearchText that must each occur in
+// an entry's Search text.
+func (m Matcher) Words() []string { return m.words }
+
+// MatchFields is Match without the search text: the archive flag,
+// statuses, contact, salesperson and modified date. An index that answers
+// the words itself checks the rest with it.
+func (m Matcher) MatchFields(e *ListEntry) bool {
 	q := m.q
 	if e.Archived != q.Archived {
 		return false
@@ -222,11 +241,6 @@ func (m Matcher) Match(e *ListEntry) bool {
 	}
 	if !q.ModifiedAfter.IsZero() && !e.Modified.After(q.ModifiedAfter.Time) {
 		return false
-	}
-	for _, w := range m.words {
-		if !strings.Contains(e.Search, w) {
-			return false
-		}
 	}
 	return true
 }

@@ -36,7 +36,10 @@ type Store interface {
 	// View runs fn in a read-only transaction scoped to one account.
 	View(ctx context.Context, accountID int64, fn func(Tx) error) error
 	// Update runs fn in a read-write transaction scoped to one account.
-	// If fn returns an error nothing it wrote is kept.
+	// If fn returns an error nothing it wrote is kept. fn may run more
+	// than once (a backend may retry it, or share its transaction with
+	// concurrent writes and run them again), so it must set its results,
+	// never accumulate them. Update returns once the write is durable.
 	Update(ctx context.Context, accountID int64, fn func(Tx) error) error
 
 	// Auth is the part of the store that is not account-scoped: it finds

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -270,6 +271,9 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&cfg.SearchText, "search", "residence", "SearchText of the list scenario")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a base URL that is not loopback")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	var wrkPath, bareAddr string
+	fs.StringVar(&wrkPath, "wrk-target", "", "instead of a load, print a signed GET of `PATH` as JSON {url, headers} for wrk")
+	fs.StringVar(&bareAddr, "bare-addr", "", "with --wrk-target, then serve the bare baseline (HMAC check, same bytes) on `ADDR` until stopped")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -289,6 +293,9 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		cfg.BaseURL = conn.BaseURL
 	}
 	cfg.AppID, cfg.AppSecret = conn.AppID, conn.AppSecret
+	if wrkPath != "" {
+		return wrkTarget(ctx, cfg, wrkPath, bareAddr, stdout)
+	}
 	res, err := load.Run(ctx, cfg)
 	if err != nil {
 		return err
@@ -298,4 +305,21 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprint(stdout, res)
 	return nil
+}
+
+// wrkTarget prints a signed GET for wrk and, with bareAddr, serves the
+// bare baseline of it.
+func wrkTarget(ctx context.Context, cfg load.Config, path, bareAddr string, stdout io.Writer) error {
+	t, err := load.SignedGet(ctx, cfg, path)
+	if err != nil {
+		return err
+	}
+	if err := json.NewEncoder(stdout).Encode(t); err != nil || bareAddr == "" {
+		return err
+	}
+	ln, err := net.Listen("tcp", bareAddr)
+	if err != nil {
+		return err
+	}
+	return load.ServeBare(ctx, ln, cfg.BaseURL, cfg.AppSecret, t.Body)
 }

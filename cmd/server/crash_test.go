@@ -18,17 +18,34 @@ import (
 )
 
 // TestCrashSIGKILL kills the server mid-load and checks that every write
-// it acknowledged survived and that nothing is half-written.
+// it acknowledged survived and that nothing is half-written: under a
+// steady load of a few writers, and in the middle of a burst of 32 whose
+// writes share group commits.
 func TestCrashSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("subprocess test")
 	}
+	for _, tt := range []struct {
+		name      string
+		writers   int
+		killAfter time.Duration
+		minAcked  int
+	}{
+		{"steady load", 6, 1500 * time.Millisecond, 20},
+		{"burst of 32 writers", 32, 400 * time.Millisecond, 32},
+	} {
+		t.Run(tt.name, func(t *testing.T) { crashUnderWriters(t, tt.writers, tt.killAfter, tt.minAcked) })
+	}
+}
+
+// crashUnderWriters starts writers clients adding areas to their own
+// proposals, SIGKILLs the server after killAfter, and checks the file.
+func crashUnderWriters(t *testing.T, writers int, killAfter time.Duration, minAcked int) {
 	data := t.TempDir()
 	p := startServe(t, data, "--demo")
 	creds := readDemo(t, data)
 	c := login(t, p.baseURL, creds)
 
-	const writers = 6
 	acked := make([]map[string]bool, writers)
 	ids := make([]int64, writers)
 	for w := range writers {
@@ -69,7 +86,7 @@ func TestCrashSIGKILL(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(1500 * time.Millisecond)
+	time.Sleep(killAfter)
 	killed.Store(true)
 	if err := p.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
@@ -77,7 +94,7 @@ func TestCrashSIGKILL(t *testing.T) {
 	p.wait(t, 10*time.Second)
 	close(stop)
 	wg.Wait()
-	if total < 20 {
+	if total < minAcked {
 		t.Fatalf("only %d writes acknowledged before the kill", total)
 	}
 	t.Logf("%d writes acknowledged before SIGKILL", total)

@@ -24,38 +24,54 @@ func openTest(t testing.TB, opts ...Option) (*Store, string) {
 }
 
 // backend runs the shared storage suite on bbolt files.
-var backend = storetest.Backend{
-	Open: func(t testing.TB, o storetest.Options) store.Store {
-		var opts []Option
-		if o.Now != nil {
-			opts = append(opts, WithClock(o.Now))
-		}
-		if o.IdempotencyTTL != 0 {
-			opts = append(opts, WithIdempotencyTTL(o.IdempotencyTTL))
-		}
-		s, _ := openTest(t, opts...)
-		return s
-	},
-	Reopen: func(t testing.TB, s store.Store) store.Store {
-		path := s.(*Store).db.Path()
-		s.Close()
-		s2, err := Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s2.Close() })
-		return s2
-	},
-	Dump: func(t testing.TB, s store.Store) string { return dump(t, s.(*Store)) },
-	DropCaches: func(s store.Store) {
-		bs := s.(*Store)
-		bs.mu.Lock()
-		clear(bs.cache)
-		bs.mu.Unlock()
-	},
+var backend = backendWith()
+
+// backendWith is backend with extra options for every store it opens.
+func backendWith(extra ...Option) storetest.Backend {
+	return storetest.Backend{
+		Open: func(t testing.TB, o storetest.Options) store.Store {
+			opts := append([]Option(nil), extra...)
+			if o.Now != nil {
+				opts = append(opts, WithClock(o.Now))
+			}
+			if o.IdempotencyTTL != 0 {
+				opts = append(opts, WithIdempotencyTTL(o.IdempotencyTTL))
+			}
+			s, _ := openTest(t, opts...)
+			return s
+		},
+		Reopen: func(t testing.TB, s store.Store) store.Store {
+			path := s.(*Store).db.Path()
+			s.Close()
+			s2, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s2.Close() })
+			return s2
+		},
+		Dump: func(t testing.TB, s store.Store) string { return dump(t, s.(*Store)) },
+		DropCaches: func(s store.Store) {
+			bs := s.(*Store)
+			bs.mu.Lock()
+			clear(bs.snaps)
+			bs.mu.Unlock()
+		},
+	}
 }
 
 func TestStore(t *testing.T) { storetest.Run(t, backend) }
 
+// TestListRebuiltOften runs the list's randomized index-equals-reference
+// test with the list index rebuilding its base after every few changed
+// entries, as well as with the default (in TestStore).
+func TestListRebuiltOften(t *testing.T) { storetest.ListEqualsSelect(t, backendWith(withDeltaMin(8))) }
+
+// withDeltaMin makes the list index rebuild its base after n changed
+// entries (at least), so tests reach the rebuild with few proposals.
+func withDeltaMin(n int) Option { return func(c *config) { c.deltaMin = n } }
+
 // newFixture is the suite's fixture on a bbolt file.
-func newFixture(t testing.TB) *storetest.Fixture { return storetest.NewFixture(t, backend) }
+func newFixture(t testing.TB, opts ...Option) *storetest.Fixture {
+	return storetest.NewFixture(t, backendWith(opts...))
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"container/heap"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,134 +14,101 @@ import (
 	"proposaldesk/app"
 )
 
-// listCache is the decoded list index of one account as of index version
-// w (the ID of the bbolt transaction that last wrote it). A snapshot is
-// never changed after it is published: a commit publishes a new one, so a
-// reader may iterate entries without a lock.
-type listCache struct {
-	w       uint64
-	entries []app.ListEntry
-	// pos is the position of each ID in entries; shared by successive
-	// snapshots and touched only under Store.mu.
-	pos map[int64]int
-}
+// keepSnaps is how many recent versions of an account's list index are
+// kept, so a reader whose transaction began just before a commit still
+// finds the version it sees.
+const keepSnaps = 8
 
-// cached returns the account's cache snapshot if it is at version w.
-func (s *Store) cached(accountID int64, w uint64) *listCache {
+// snapAt returns the account's list index at version w, if held.
+func (s *Store) snapAt(accountID int64, w uint64) *listSnap {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c := s.cache[accountID]; c != nil && c.w == w {
-		return c
+	for _, sn := range s.snaps[accountID] {
+		if sn.w == w {
+			return sn
+		}
 	}
 	return nil
 }
 
-// install publishes a snapshot built from the file at version c.w, unless
-// the cache already holds that version or a newer one.
-func (s *Store) install(accountID int64, c *listCache) {
+// addSnap publishes a version of the account's list index; versions older
+// than the newest held are not kept.
+func (s *Store) addSnap(accountID int64, sn *listSnap) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if cur := s.cache[accountID]; cur == nil || cur.w < c.w {
-		s.cache[accountID] = c
+	l := s.snaps[accountID]
+	if n := len(l); n > 0 && l[n-1].w >= sn.w {
+		return
 	}
+	l = append(l, sn)
+	if len(l) > keepSnaps {
+		l = slices.Delete(l, 0, len(l)-keepSnaps)
+	}
+	s.snaps[accountID] = l
 }
 
-// applyCommitted runs after a write transaction commits: it moves the
-// account's cache from version base to w by applying the entries the
-// transaction wrote. If the cache is at any other version (another commit
-// raced ahead, or it was never built) it is dropped, and the next reader
-// rebuilds it from the file.
-func (s *Store) applyCommitted(accountID int64, base, w uint64, overlay map[int64]app.ListEntry) {
+// dropSnap forgets version w of the account's index: its commit failed,
+// and bbolt gives the next write transaction the same ID.
+func (s *Store) dropSnap(accountID int64, w uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cur := s.cache[accountID]
-	if cur == nil || cur.w == w {
-		return
-	}
-	if cur.w != base {
-		delete(s.cache, accountID)
-		return
-	}
-	entries := make([]app.ListEntry, len(cur.entries), len(cur.entries)+len(overlay))
-	copy(entries, cur.entries)
-	for id, e := range overlay {
-		if i, ok := cur.pos[id]; ok {
-			entries[i] = e
-		} else {
-			cur.pos[id] = len(entries)
-			entries = append(entries, e)
-		}
-	}
-	s.cache[accountID] = &listCache{w: w, entries: entries, pos: cur.pos}
+	s.snaps[accountID] = slices.DeleteFunc(s.snaps[accountID], func(sn *listSnap) bool { return sn.w == w })
 }
 
-// loadEntries decodes the account's whole index bucket.
-func loadEntries(ab *bolt.Bucket, w uint64) (*listCache, error) {
-	idx := ab.Bucket(bIndex)
-	c := &listCache{w: w, pos: map[int64]int{}}
-	err := idx.ForEach(func(k, v []byte) error {
+// deltaMax is how many changed entries a snapshot holds beside its base
+// before the base is rebuilt: an eighth of the entries, so rebuilding
+// costs a constant per write.
+func (s *Store) deltaMax(sn *listSnap) int {
+	return max(s.cfg.deltaMin, len(sn.base.entries)/8)
+}
+
+// loadBase decodes the account's whole index bucket.
+func loadBase(ab *bolt.Bucket) (*baseIndex, error) {
+	var entries []app.ListEntry
+	err := ab.Bucket(bIndex).ForEach(func(k, v []byte) error {
 		var e app.ListEntry
 		if err := decode(v, &e); err != nil {
 			return fmt.Errorf("list entry %d: %w", keyID(k), err)
 		}
-		c.pos[e.ID] = len(c.entries)
-		c.entries = append(c.entries, e)
+		entries = append(entries, e)
 		return nil
 	})
-	return c, err
+	return newBase(entries), err
 }
 
-// listEntries returns every list entry of the account as this transaction
-// sees it. The result is shared: callers must not change it.
-func (t *tx) listEntries() ([]app.ListEntry, error) {
-	if c := t.s.cached(t.id, t.baseW); c != nil {
-		if len(t.overlay) == 0 {
-			return c.entries, nil
+// listSnap returns the account's list index as this transaction sees it.
+func (t *tx) listSnap() (*listSnap, error) {
+	if ov := t.g.overlayOf(t.id); ov != nil {
+		// A write that changed proposals: the index it began with plus
+		// the group's writes; never published.
+		if sn := t.s.snapAt(t.id, ov.base); sn != nil {
+			return sn.with(ov.entries, 0, math.MaxInt), nil
 		}
-		// A write tx that changed proposals: the cache plus its own writes.
-		entries := make([]app.ListEntry, len(c.entries), len(c.entries)+len(t.overlay))
-		copy(entries, c.entries)
-		seen := make(map[int64]bool, len(t.overlay))
-		for i := range entries {
-			if e, ok := t.overlay[entries[i].ID]; ok {
-				entries[i] = e
-				seen[e.ID] = true
-			}
-		}
-		for id, e := range t.overlay {
-			if !seen[id] {
-				entries = append(entries, e)
-			}
-		}
-		return entries, nil
+		base, err := loadBase(t.ab)
+		return &listSnap{base: base}, err
 	}
-	c, err := loadEntries(t.ab, t.baseW)
+	if sn := t.s.snapAt(t.id, t.baseW); sn != nil {
+		return sn, nil
+	}
+	base, err := loadBase(t.ab)
 	if err != nil {
 		return nil, err
 	}
-	if len(t.overlay) == 0 {
-		// What this tx reads is what was committed at baseW.
-		t.s.install(t.id, c)
+	sn := &listSnap{w: t.baseW, base: base}
+	if !t.btx.Writable() {
+		t.s.addSnap(t.id, sn)
 	}
-	return c.entries, nil
+	return sn, nil
 }
 
-// List answers a list query with app.ListQuery.Select's semantics, from
-// the list entries (never decoding proposals), then reads only the page's
-// rows.
+// List answers a list query with app.ListQuery.Select's semantics from the
+// list index (never decoding proposals), then reads only the page's rows.
 func (t *tx) List(q app.ListQuery) ([]app.ListItem, int, error) {
-	entries, err := t.listEntries()
+	sn, err := t.listSnap()
 	if err != nil {
 		return nil, 0, err
 	}
-	var matched []*app.ListEntry
-	m := q.Matcher()
-	for i := range entries {
-		if m.Match(&entries[i]) {
-			matched = append(matched, &entries[i])
-		}
-	}
-	page := selectPage(&q, matched)
+	page, count := sn.query(&q)
 	items := make([]app.ListItem, 0, len(page))
 	rows := t.b(bRows)
 	for _, e := range page {
@@ -150,7 +118,7 @@ func (t *tx) List(q app.ListQuery) ([]app.ListItem, int, error) {
 		}
 		items = append(items, item)
 	}
-	return items, len(matched), nil
+	return items, count, nil
 }
 
 // selectPage sorts matched by q.Compare and cuts q's page out of it, as

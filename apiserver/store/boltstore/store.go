@@ -117,6 +117,7 @@ type config struct {
 	now      func() time.Time
 	idemTTL  time.Duration
 	pruneMax int
+	deltaMin int // see Store.deltaMax
 }
 
 // WithTimeout sets how long Open waits for the file lock (default 1s).
@@ -139,8 +140,11 @@ type Store struct {
 	cfg     config
 	storeID string
 
+	// mu guards snaps: the recent versions of each account's list index.
 	mu    sync.Mutex
-	cache map[int64]*listCache
+	snaps map[int64][]*listSnap
+
+	writes *writeQueue
 
 	decoded decodeCaches
 
@@ -185,7 +189,7 @@ func newDecodeCaches() decodeCaches {
 // Open opens or creates the database file at path, migrating it to the
 // current schema.
 func Open(path string, opts ...Option) (*Store, error) {
-	cfg := config{timeout: time.Second, now: time.Now, idemTTL: 24 * time.Hour, pruneMax: 64}
+	cfg := config{timeout: time.Second, now: time.Now, idemTTL: 24 * time.Hour, pruneMax: 64, deltaMin: 1024}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -200,11 +204,12 @@ func Open(path string, opts ...Option) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	s := &Store{db: db, cfg: cfg, cache: map[int64]*listCache{}, decoded: newDecodeCaches()}
+	s := &Store{db: db, cfg: cfg, snaps: map[int64][]*listSnap{}, decoded: newDecodeCaches()}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	s.startWriter()
 	return s, nil
 }
 
@@ -252,7 +257,11 @@ func (s *Store) migrate() error {
 func (s *Store) StoreID() string { return s.storeID }
 
 // Close closes the file.
-func (s *Store) Close() error { return s.db.Close() }
+// Close finishes the queued writes and closes the file.
+func (s *Store) Close() error {
+	s.stopWriter()
+	return s.db.Close()
+}
 
 // Auth returns the account-independent part of the store.
 func (s *Store) Auth() store.AuthStore { return &authStore{s} }
@@ -276,21 +285,15 @@ func (s *Store) View(ctx context.Context, accountID int64, fn func(store.Tx) err
 
 // Update runs fn in one read-write transaction over one account. If fn
 // returns an error (or panics) nothing it wrote is kept, in the file or in
-// the list cache.
+// the list index. Concurrent Updates share a bbolt transaction and its
+// fsync (see commitqueue.go); fn may run more than once, so it must only
+// set its results, never accumulate them. Update returns once the write
+// is on disk.
 func (s *Store) Update(ctx context.Context, accountID int64, fn func(store.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.db.Update(func(btx *bolt.Tx) error {
-		t, err := s.begin(btx, accountID)
-		if err != nil {
-			return err
-		}
-		if err := fn(t); err != nil {
-			return err
-		}
-		return t.err
-	})
+	return s.enqueue(&writeCall{account: accountID, fn: fn, done: make(chan struct{})})
 }
 
 // Backup writes a consistent snapshot of the whole file to w.

@@ -24,10 +24,14 @@ type tx struct {
 	account store.Account
 	ab      *bolt.Bucket // accounts/<id>
 
-	// baseW is the account's index version when the tx began; overlay the
-	// list entries this tx wrote, applied to the cache after commit.
-	baseW   uint64
-	overlay map[int64]app.ListEntry
+	// baseW is the account's index version when the tx began.
+	baseW uint64
+	// g is the write group this tx belongs to (nil when read-only);
+	// wrote is set by every method that writes, so a failure after it
+	// rolls the group back (see commitqueue.go).
+	g       *writeGroup
+	wrote   bool
+	written []record // proposals stored, for the decode cache
 	// err is the first failure of a method that cannot return one
 	// (NextID, NextNumber); the transaction fails with it.
 	err error
@@ -83,6 +87,7 @@ func (t *tx) claim(id int64, what string) error {
 	if !t.btx.Writable() {
 		return fmt.Errorf("boltstore: write of %s %d in a read-only transaction", what, id)
 	}
+	t.wrote = true
 	return owners.Put(idKey(id), idKey(t.id))
 }
 
@@ -119,6 +124,10 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 	if err := t.claim(p.ID, "proposal"); err != nil {
 		return err
 	}
+	if t.g == nil {
+		return fmt.Errorf("boltstore: PutProposal %d in a read-only transaction", p.ID)
+	}
+	t.wrote = true
 	key := idKey(p.ID)
 	// Every stored change gets a new version: the version is the ETag, and
 	// readers (the server's rendered-detail cache, clients' If-Match) rely
@@ -145,6 +154,9 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 		if err := t.b(w.bucket).Put(key, data); err != nil {
 			return err
 		}
+		if bytes.Equal(w.bucket, bProposals) {
+			t.written = append(t.written, record{strconv.FormatInt(p.ID, 10), data})
+		}
 	}
 	// The changes feed keeps one entry per proposal, at its latest seq.
 	changes, changedAt := t.b(bChanges), t.b(bChangedAt)
@@ -169,12 +181,7 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 	if err := t.ab.Put(kIndexTx, u64(newW)); err != nil {
 		return err
 	}
-	if t.overlay == nil {
-		t.overlay = map[int64]app.ListEntry{}
-		base, overlay := t.baseW, t.overlay
-		t.btx.OnCommit(func() { t.s.applyCommitted(t.id, base, newW, overlay) })
-	}
-	t.overlay[p.ID] = entry
+	t.g.put(t.id, t.baseW, entry)
 	return nil
 }
 
@@ -202,6 +209,10 @@ func (t *tx) NextID() int64 {
 const FirstNumber = 1001
 
 func (t *tx) NextNumber() int64 {
+	// A number is seen by users: one taken by a write that then fails
+	// must be given back, so taking it counts as writing. (IDs are not:
+	// a gap in them is invisible.)
+	t.wrote = true
 	seq, err := t.ab.NextSequence()
 	if err != nil {
 		t.fail(fmt.Errorf("boltstore: NextNumber: %w", err))
@@ -392,6 +403,7 @@ func (t *tx) PutIdempotency(r store.IdempotencyRecord) error {
 	if r.CreatedAt.IsZero() {
 		r.CreatedAt = t.s.cfg.now()
 	}
+	t.wrote = true
 	k := idemKey(r.UserID, r.Key)
 	idem, times := t.b(bIdem), t.b(bIdemTime)
 	var old store.IdempotencyRecord
@@ -457,6 +469,7 @@ func (t *tx) Changes(cursor string) ([]int64, string, error) {
 // ---- helpers
 
 func (t *tx) put(bucket, key []byte, v any) error {
+	t.wrote = true
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", bucket, err)

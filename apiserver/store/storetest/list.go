@@ -10,6 +10,10 @@ import (
 // TestListEqualsSelect checks the index against the list rules on random
 // proposals and 300 random queries, with the cache cold, warm and inside
 // a write transaction that changed some proposals.
+// ListEqualsSelect is the list test alone, for a backend to run with
+// settings of its own.
+func ListEqualsSelect(t *testing.T, be Backend) { testListEqualsSelect(t, be) }
+
 func testListEqualsSelect(t *testing.T, be Backend) {
 	f := NewFixture(t, be)
 	g := NewGen(7)
