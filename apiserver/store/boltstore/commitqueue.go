@@ -179,7 +179,7 @@ func (s *Store) runGroup(calls []*writeCall) {
 				continue
 			}
 			t.g = g
-			c.err, c.panicked = callFn(c.fn, t)
+			c.panicked, c.err = callFn(c.fn, t)
 			c.written = t.written
 			if (c.err != nil || c.panicked != nil) && t.wrote {
 				bad = i
@@ -211,16 +211,16 @@ func (s *Store) runGroup(calls []*writeCall) {
 
 // callFn runs fn, turning a panic into a value to re-panic with in the
 // caller's goroutine.
-func callFn(fn func(store.Tx) error, t *tx) (err error, panicked any) {
+func callFn(fn func(store.Tx) error, t *tx) (panicked any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			panicked = r
 		}
 	}()
 	if err := fn(t); err != nil {
-		return err, nil
+		return nil, err
 	}
-	return t.err, nil
+	return nil, t.err
 }
 
 // prepareSnaps publishes the list index at version w for every account
