@@ -24,6 +24,10 @@ type field struct {
 	timer   *time.Timer // the pending debounced save
 	loading bool
 	gen     int // invalidates timers of earlier keystrokes
+
+	// keys, when set, may take a shortcut before the entry does (an
+	// item row's Ctrl+Delete and Alt+arrows); it reports whether it did.
+	keys func(fyne.Shortcut) bool
 }
 
 func newField(d *Desktop, multiLine bool, save func(string) error) *field {
@@ -103,6 +107,9 @@ func (f *field) TypedKey(ev *fyne.KeyEvent) {
 
 // TypedShortcut runs the app's shortcuts before the entry's own.
 func (f *field) TypedShortcut(s fyne.Shortcut) {
+	if f.keys != nil && f.keys(s) {
+		return
+	}
 	if f.d.handleShortcut(s) {
 		return
 	}
