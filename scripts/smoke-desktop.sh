@@ -83,6 +83,7 @@ shoot() {
 }
 
 shoot light workspace-light
+PD_SMOKE_ITEMS=1 shoot light proposal-items # scrolled to the first option's items
 shoot dark workspace-dark
 shoot light export-dialog Admin 1
 echo "smoke-desktop: ok"

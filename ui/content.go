@@ -396,3 +396,24 @@ func (v *proposalView) duplicate() {
 	v.d.OpenProposal(cp.ID)
 	v.d.detail.focusName()
 }
+
+// ShowItems scrolls the open proposal to the first item row (the smoke
+// run's screenshot of a proposal with items).
+func (d *Desktop) ShowItems() {
+	v := d.detail
+	if v == nil || v.p == nil || v.ct == nil {
+		return
+	}
+	for _, a := range v.p.Areas {
+		for _, o := range a.Options {
+			for _, it := range o.Items {
+				if r := v.ct.rows[it.ID]; r != nil {
+					drv := fyne.CurrentApp().Driver()
+					y := drv.AbsolutePositionForObject(r.fields[colName]).Y - drv.AbsolutePositionForObject(v.scroll).Y
+					v.scroll.ScrollToOffset(fyne.NewPos(0, max(0, v.scroll.Offset.Y+y-160)))
+					return
+				}
+			}
+		}
+	}
+}

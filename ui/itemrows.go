@@ -138,14 +138,15 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 	if costs && it.Cost == nil {
 		row.fields[colCost].SetPlaceHolder("—")
 	}
-	tag := widget.NewLabel(itemTag(it, r.Depth))
-	tag.Truncation = fyne.TextTruncateEllipsis
-	if r.Depth > 0 {
+	nameCell := fyne.CanvasObject(row.fields[colName])
+	if t := itemTag(it, r.Depth); t != "" {
+		tag := widget.NewLabel(t)
+		tag.Truncation = fyne.TextTruncateEllipsis
 		tag.Importance = widget.LowImportance
+		nameCell = container.New(&columns{weights: []float32{0.3, 0.7}}, tag, row.fields[colName])
 	}
 	row.total = widget.NewLabelWithStyle(formatMoney(amount, v.p.Currency), fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
-	cells := container.New(&columns{weights: weights},
-		container.New(&columns{weights: []float32{0.4, 0.6}}, tag, row.fields[colName]))
+	cells := container.New(&columns{weights: weights}, nameCell)
 	for _, f := range row.fields[1:] {
 		cells.Add(f)
 	}
@@ -171,21 +172,19 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 	return container.NewBorder(nil, nil, nil, container.NewHBox(row.up, row.down, row.more, row.remove), cells)
 }
 
-// itemTag is what the row says about an item beside its name: "└" when
-// nested, its kind unless a part, its brand and model, recurring.
+// itemTag is what the row says beside an item's name: "└" when nested,
+// its kind unless a part, ↻ when recurring. (Brand and model show in
+// the name's place when it has none.)
 func itemTag(it app.Item, depth int) string {
 	var parts []string
 	if depth > 0 {
-		parts = append(parts, "   └")
+		parts = append(parts, "  └")
 	}
 	switch it.ItemType {
 	case app.ItemLabor, app.ItemFee:
 		parts = append(parts, string(it.ItemType))
 	case app.ItemCustomItem:
 		parts = append(parts, "Custom")
-	}
-	if bm := strings.TrimSpace(it.Brand + " " + it.Model); bm != "" {
-		parts = append(parts, bm)
 	}
 	if it.IsRecurringService {
 		parts = append(parts, "↻")

@@ -72,6 +72,9 @@ func main() {
 		})
 		go logWorkspace(d, start)
 	}
+	if os.Getenv("PD_SMOKE_ITEMS") != "" {
+		go smokeItems(d)
+	}
 	if path := os.Getenv("PD_SMOKE_REPORT"); path != "" {
 		go smokeReport(d, path, os.Getenv("PD_SMOKE_OPEN") != "", os.Getenv("PD_SMOKE_EXPORT") != "")
 	}
@@ -143,6 +146,21 @@ func smokeReport(d *ui.Desktop, path string, openFirst, export bool) {
 	data, _ := json.MarshalIndent(snap, "", "  ")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		log.Print(err)
+	}
+}
+
+// smokeItems scrolls to the open proposal's items once one is open, for
+// the smoke run's screenshot of a proposal with items.
+func smokeItems(d *ui.Desktop) {
+	for range 180 {
+		time.Sleep(250 * time.Millisecond)
+		var open string
+		fyne.DoAndWait(func() { open = d.Snapshot().Open })
+		if open != "" {
+			time.Sleep(500 * time.Millisecond)
+			fyne.DoAndWait(d.ShowItems)
+			return
+		}
 	}
 }
 
