@@ -500,3 +500,45 @@ func TestAreaRenameAndRemove(t *testing.T) {
 		t.Fatalf("server areas %v, %v", sp, err)
 	}
 }
+
+// Two desktops change the same item: the same field is a conflict shown
+// in the panel (mine and theirs), different fields merge.
+func TestItemConflictInPanel(t *testing.T) {
+	a := newHarness(t)
+	a.signIn(app.RoleSales)
+	name := runName("Item conflict")
+	va, id := a.contentFixture(name, [][2]string{{"Subwoofer", "800.00"}}, nil)
+	b := newHarness(t)
+	b.signIn(app.RoleAdmin)
+	vb := b.openByName(name)
+
+	a.gate.down.Store(true)
+	ra := rowOfItem(t, va, "Subwoofer")
+	retype(ra.fields[colQuantity], "4")
+	enter(ra.fields[colQuantity])
+	retype(ra.fields[colSell], "850")
+	enter(ra.fields[colSell])
+	rb := rowOfItem(t, vb, "Subwoofer")
+	retype(rb.fields[colQuantity], "6")
+	enter(rb.fields[colQuantity])
+	b.sync()
+	a.gate.down.Store(false)
+	if st := a.sync(); st.Conflicts != 1 {
+		t.Fatalf("state %+v, want one conflict (the quantity)", st)
+	}
+	test.Tap(a.d.status.problems)
+	got := texts(a.d.win.Canvas().Overlays().Top())
+	for _, want := range []string{"Item quantity", "4", "6"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("panel lacks %q:\n%s", want, got)
+		}
+	}
+	sp, err := a.srv.Proposal(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := sp.Areas[0].Options[0].Items[0]
+	if it.SellPrice != app.MustMoney("850.00") || it.Quantity != app.MustQuantity("6") {
+		t.Fatalf("server item %s × %s: the price should have merged, the quantity wait", it.Quantity, it.SellPrice)
+	}
+}
