@@ -12,6 +12,10 @@ type OutlineRow struct {
 	Index int
 	// Depth is 0, or 1 for an item nested under another of the option.
 	Depth int
+	// First and Last: no item of the same level comes before or after it
+	// (the top level, or its parent's children), so MoveInOutline cannot
+	// move it up or down.
+	First, Last bool
 }
 
 // Outline lists an option's items in reading order. An item whose parent
@@ -22,17 +26,27 @@ func Outline(o *Option) []OutlineRow {
 		in[it.ID] = true
 	}
 	nested := func(it Item) bool { return it.ParentID != 0 && it.ParentID != it.ID && in[it.ParentID] }
+	children := map[int64][]int{}
+	for j, it := range o.Items {
+		if nested(it) {
+			children[it.ParentID] = append(children[it.ParentID], j)
+		}
+	}
 	out := make([]OutlineRow, 0, len(o.Items))
+	lastTop := -1
 	for i, it := range o.Items {
 		if nested(it) {
 			continue
 		}
-		out = append(out, OutlineRow{Index: i})
-		for j, child := range o.Items {
-			if nested(child) && child.ParentID == it.ID {
-				out = append(out, OutlineRow{Index: j, Depth: 1})
-			}
+		lastTop = len(out)
+		out = append(out, OutlineRow{Index: i, First: lastTop == 0})
+		kids := children[it.ID]
+		for k, j := range kids {
+			out = append(out, OutlineRow{Index: j, Depth: 1, First: k == 0, Last: k == len(kids)-1})
 		}
+	}
+	if lastTop >= 0 {
+		out[lastTop].Last = true
 	}
 	return out
 }

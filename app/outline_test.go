@@ -118,3 +118,23 @@ func TestOrderEditsFewest(t *testing.T) {
 		t.Fatalf("%d edits with an unknown ID", n)
 	}
 }
+
+// First and Last say exactly when MoveInOutline refuses a step.
+func TestOutlineEdges(t *testing.T) {
+	for _, items := range [][]int64{
+		{1, 0, 2, 1, 3, 1, 4, 0, 5, 0, 6, 5},
+		{1, 0},
+		{2, 1, 3, 0, 1, 0, 4, 1},
+	} {
+		o, _ := outlineOption(items...).Option(kitchenOptionID)
+		for _, r := range app.Outline(o) {
+			id := o.Items[r.Index].ID
+			if _, up := app.MoveInOutline(o, id, -1); up == r.First {
+				t.Errorf("%v: item %d First %v but up %v", items, id, r.First, up)
+			}
+			if _, down := app.MoveInOutline(o, id, 1); down == r.Last {
+				t.Errorf("%v: item %d Last %v but down %v", items, id, r.Last, down)
+			}
+		}
+	}
+}

@@ -270,7 +270,9 @@ func showOptionTotal(l *widget.Label, o *app.Option, cur app.Currency) {
 	if recurring != 0 {
 		text += " · recurring " + formatMoney(recurring, cur)
 	}
-	l.SetText(text)
+	if l.Text != text {
+		l.SetText(text)
+	}
 }
 
 // catalogTip is where the catalog picker will plug in: the catalog is

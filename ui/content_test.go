@@ -434,7 +434,7 @@ func TestContentReadOnly(t *testing.T) {
 			t.Fatalf("item field %d editable on an accepted proposal", col)
 		}
 	}
-	for _, b := range []*tipButton{row.up, row.down, row.more, row.remove} {
+	for _, b := range []*tipButton{row.more, row.remove} {
 		if !b.Disabled() {
 			t.Fatal("an item button is enabled on an accepted proposal")
 		}

@@ -42,8 +42,6 @@ type itemRow struct {
 	id     int64
 	fields []*field // by column; no cost for roles that do not see costs
 	total  *widget.Label
-	up     *tipButton
-	down   *tipButton
 	more   *tipButton
 	remove *tipButton
 }
@@ -108,7 +106,7 @@ func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, 
 
 func rowActionsWidth() float32 {
 	b := widget.NewButtonWithIcon("", theme.DeleteIcon(), nil)
-	return 4*b.MinSize().Width + 3*theme.Padding()
+	return 2*b.MinSize().Width + theme.Padding()
 }
 
 // itemRow is one item: a tag (nesting, kind, brand and model), its
@@ -152,24 +150,18 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 	}
 	cells.Add(row.total)
 
-	row.up = newTipButton("", theme.MoveUpIcon(), "Move up (Alt+↑ in its fields)", hint, func() { v.moveItem(id, -1, -1) })
-	row.down = newTipButton("", theme.MoveDownIcon(), "Move down (Alt+↓ in its fields)", hint, func() { v.moveItem(id, 1, -1) })
-	row.more = newTipButton("", theme.MoreHorizontalIcon(), "Nest under the item above, un-nest, move to another option", hint, nil)
+	// Two buttons a row (each icon is drawn for every row): ⋯ holds the
+	// moves, whose keys are Alt+↑ / Alt+↓.
+	row.more = newTipButton("", theme.MoreHorizontalIcon(),
+		"Move up or down (Alt+↑ / Alt+↓ in its fields), nest under the item above, un-nest, move to another option", hint, nil)
 	row.more.OnTapped = func() { v.showItemMenu(id, row.more) }
 	row.remove = newTipButton("", theme.DeleteIcon(), "Remove (Ctrl+Delete in its fields; Undo or Ctrl+Z brings it back)", hint,
 		func() { v.removeItem(id) })
-	if _, ok := app.MoveInOutline(o, id, -1); !ok {
-		row.up.Disable()
-	}
-	if _, ok := app.MoveInOutline(o, id, 1); !ok {
-		row.down.Disable()
-	}
 	if ro {
-		for _, b := range []*tipButton{row.up, row.down, row.more, row.remove} {
-			b.Disable()
-		}
+		row.more.Disable()
+		row.remove.Disable()
 	}
-	return container.NewBorder(nil, nil, nil, container.NewHBox(row.up, row.down, row.more, row.remove), cells)
+	return container.NewBorder(nil, nil, nil, container.NewHBox(row.more, row.remove), cells)
 }
 
 // itemTag is what the row says beside an item's name: "└" when nested,
@@ -252,7 +244,9 @@ func (v *proposalView) showTotals(p *app.Proposal) {
 			}
 			for i, a := range app.ItemAmounts(o.Items) {
 				if r := c.rows[o.Items[i].ID]; r != nil {
-					r.total.SetText(formatMoney(a, p.Currency))
+					if text := formatMoney(a, p.Currency); r.total.Text != text {
+						r.total.SetText(text) // only what changed: a refresh is not free
+					}
 				}
 			}
 		}
