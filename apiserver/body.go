@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"proposaldesk/app"
 )
@@ -179,7 +178,13 @@ func jsonValue(f field, raw json.RawMessage) (any, error) {
 	switch f.typ {
 	case fString:
 		var s string
-		if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		if len(raw) == 0 || raw[0] != '"' {
+			return nil, app.Invalid(f.name, "must be a string")
+		}
+		if err := checkJSONString(f.name, raw); err != nil {
+			return nil, err
+		}
+		if json.Unmarshal(raw, &s) != nil {
 			return nil, app.Invalid(f.name, "must be a string")
 		}
 		return checkString(f, s)
@@ -287,11 +292,11 @@ func decodeForm(b []byte, spec []field) (fields, error) {
 }
 
 func checkString(f field, s string) (any, error) {
-	if !utf8.ValidString(s) {
-		return nil, app.Invalid(f.name, "must be valid UTF-8 text")
-	}
 	if len(s) > maxFieldBytes {
 		return nil, app.Invalid(f.name, "is longer than the limit of %d characters", app.MaxTextLength)
+	}
+	if err := checkText(f.name, s); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

@@ -34,6 +34,7 @@ var kindStatus = map[app.Kind]int{
 	app.KindUnsupportedMediaType: http.StatusUnsupportedMediaType,
 	app.KindRateLimited:          http.StatusTooManyRequests,
 	app.KindInternal:             http.StatusInternalServerError,
+	app.KindUnavailable:          http.StatusServiceUnavailable,
 }
 
 // StatusOf is the HTTP status of an error kind.
@@ -58,6 +59,8 @@ var statusCodeNames = map[int]string{
 	413: "RequestEntityTooLarge",
 	415: "UnsupportedMediaType",
 	429: "TooManyRequests",
+	431: "RequestHeaderFieldsTooLarge",
+	503: "ServiceUnavailable",
 	500: "InternalServerError",
 }
 

@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"crypto/rand"
-	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"proposaldesk/apiserver/auth"
+	"proposaldesk/apiserver/lockout"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
 )
@@ -17,7 +17,10 @@ import (
 // exchangeResponse is the key exchange's 200 body, in the spec's shape.
 // Only userId, userName, displayName, roles, permissions and meta.apiKey
 // carry values; the token fields exist for compatibility and are empty.
+// UserKey repeats meta.apiKey at the top level, where clients written
+// for Portal read it.
 type exchangeResponse struct {
+	UserKey            string            `json:"UserKey"`
 	UserID             string            `json:"userId"`
 	SessionID          string            `json:"sessionId"`
 	UserName           string            `json:"userName"`
@@ -62,14 +65,9 @@ func (s *Server) keyExchange(c *call) error {
 		return app.Invalid("Password", "is required")
 	}
 
-	nameKey := "user:" + strings.ToLower(strings.TrimSpace(name))
-	addrKey := "addr:" + s.clientAddr(c.r)
-	for _, k := range []string{nameKey, addrKey} {
-		if blocked, wait := s.limiter.blocked(k, c.now); blocked {
-			c.w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-			return app.Errorf(app.KindRateLimited,
-				"Too many failed sign-ins. Try again in %d minutes.", int(math.Ceil(wait.Minutes())))
-		}
+	keys := lockout.KeysOf(name, s.clientAddr(c.r))
+	if err := s.checkLockout(c, keys); err != nil {
+		return err
 	}
 
 	ctx := c.r.Context()
@@ -80,13 +78,9 @@ func (s *Server) keyExchange(c *call) error {
 	case err != nil:
 		// Unknown user: spend the same bcrypt time as a wrong password.
 		auth.CheckPassword(s.dummyPasswordHash(), password)
-		s.limiter.fail(nameKey, c.now)
-		s.limiter.fail(addrKey, c.now)
-		return errInvalidCredentials
+		return s.signInFailed(c, keys)
 	case !auth.CheckPassword(u.PasswordHash, password):
-		s.limiter.fail(nameKey, c.now)
-		s.limiter.fail(addrKey, c.now)
-		return errInvalidCredentials
+		return s.signInFailed(c, keys)
 	}
 	if !u.EmailVerified {
 		return app.Errorf(app.KindEmailNotVerified,
@@ -107,7 +101,11 @@ func (s *Server) keyExchange(c *call) error {
 	}); err != nil {
 		return err
 	}
-	s.limiter.reset(nameKey)
+	if err := s.signins.Succeeded(ctx, keys, c.now); err != nil {
+		// It only clears counts and marks the address known: the sign-in
+		// stands, and the operator hears of it.
+		s.log.Warn("recording a successful sign-in", "request_id", requestIDOf(c.r), "err", err)
+	}
 	if info := infoOf(c.r); info != nil {
 		info.accountID, info.userID = u.AccountID, u.ID
 	}
@@ -131,6 +129,7 @@ func (s *Server) keyExchange(c *call) error {
 		AuthProvider:   "credentials",
 		ResponseStatus: ResponseStatus{Errors: []FieldErrorBody{}, Meta: map[string]string{}},
 		Meta:           map[string]string{"apiKey": value},
+		UserKey:        value,
 	})
 	if err != nil {
 		return err

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -23,10 +22,9 @@ import (
 
 	"proposaldesk/apiserver/demo"
 	"proposaldesk/apiserver/store"
-	"proposaldesk/apiserver/store/boltstore"
 	"proposaldesk/app"
 	"proposaldesk/app/exportfmt"
-	"proposaldesk/app/report"
+	"proposaldesk/internal/pdftext"
 )
 
 // The export and document checks run on the demo data set, seeded once
@@ -42,7 +40,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := runTests(m)
 	if demoEnv != nil {
 		demoEnv.srv.Close()
 		demoEnv.st.Close()
@@ -72,7 +70,7 @@ func seedDemo() error {
 		return err
 	}
 	demoDir = dir
-	st, err := boltstore.Open(filepath.Join(dir, "demo.db"), boltstore.WithNoSync())
+	st, err := openNamedStore(dir, "demo")
 	if err != nil {
 		return err
 	}
@@ -380,17 +378,7 @@ func TestExportFilters(t *testing.T) {
 // pdfText extracts a PDF's text with pdftotext, whitespace collapsed.
 func pdfText(t *testing.T, pdf []byte) string {
 	t.Helper()
-	bin, err := exec.LookPath("pdftotext")
-	if err != nil {
-		t.Skip("pdftotext not installed (Debian: poppler-utils; scripts/setup-debian.sh installs it)")
-	}
-	cmd := exec.Command(bin, "-enc", "UTF-8", "-", "-")
-	cmd.Stdin = bytes.NewReader(pdf)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("pdftotext: %v", err)
-	}
-	return strings.Join(strings.Fields(string(out)), " ")
+	return strings.Join(strings.Fields(pdftext.Text(t, pdf)), " ")
 }
 
 // fragments are pieces of a text long enough to be telling, for checking
@@ -444,7 +432,7 @@ func TestDocumentsOnDemo(t *testing.T) {
 			}
 			ct, it := pdfText(t, client.body), pdfText(t, installer.body)
 			norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-			must := []string{norm(dc.name), report.Money(dc.total, d.FinancialSummary.Currency)}
+			must := []string{norm(dc.name), app.FormatMoney(dc.total, d.FinancialSummary.Currency)}
 			if c := d.Customer; c != nil {
 				must = append(must, norm(c.FirstName+" "+c.LastName))
 			}
@@ -465,8 +453,8 @@ func TestDocumentsOnDemo(t *testing.T) {
 				for _, o := range ar.Options {
 					secret = append(secret, fragments(o.InstallerDescription)...)
 					for _, item := range o.Items {
-						shown[report.Money(item.SellPrice, d.FinancialSummary.Currency)] = true
-						shown[report.Money(item.Total.Amount, d.FinancialSummary.Currency)] = true
+						shown[app.FormatMoney(item.SellPrice, d.FinancialSummary.Currency)] = true
+						shown[app.FormatMoney(item.Total.Amount, d.FinancialSummary.Currency)] = true
 					}
 				}
 			}
@@ -476,7 +464,7 @@ func TestDocumentsOnDemo(t *testing.T) {
 						if item.Cost == nil {
 							continue
 						}
-						c := report.Money(*item.Cost, d.FinancialSummary.Currency)
+						c := app.FormatMoney(*item.Cost, d.FinancialSummary.Currency)
 						if !shown[c] && strings.Contains(ct, c) {
 							t.Errorf("%s client PDF shows the cost %s of item %d", dc.label, c, item.ID)
 						}

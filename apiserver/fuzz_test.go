@@ -44,6 +44,7 @@ func FuzzSignedRequest(f *testing.F) {
 	f.Add(false, "GET", "/authenticate/apikeyexchange?UserName=a&Password=b", "", "", "", "garbage", "%%%")
 	f.Add(true, "POST", "/public/proposals/9/contact/9", "application/json", `{"proposalId":"9"}`, "", "", "")
 	f.Add(true, "GET", "/public/changes?since=18446744073709551615", "", "", "", "", "")
+	f.Add(true, "GET", "/public/proposals?PageSize=5;SortBy=Name&SearchText=%zz", "", "", "", "", "")
 	f.Add(true, "POST", "/public/people/1/location", "application/json", `{"Street":"a","IsPrimary":"TRUE"}`, "", "", "")
 	f.Fuzz(func(t *testing.T, sign bool, method, target, ct, body, appID, date, sig string) {
 		if !validMethod(method) || !strings.HasPrefix(target, "/") || len(target) > 4096 {
@@ -114,6 +115,8 @@ func FuzzDecodeBody(f *testing.F) {
 	f.Add("text/plain", "hello")
 	f.Add("application/x-www-form-urlencoded", "Name=%zz")
 	f.Add("application/json", `{"SalesPersonId":1e400}`)
+	f.Add("application/json", `{"Name":"a\u0007\r\n\ud83d\ude00\udc00"}`)
+	f.Add("application/x-www-form-urlencoded", "Name=a%0D%0Ab%0Dc%C2%85")
 	f.Fuzz(func(t *testing.T, ct, body string) {
 		got, err := decodeFields(ct, []byte(body), fuzzSpec)
 		if err != nil {
@@ -139,8 +142,14 @@ func FuzzDecodeBody(f *testing.F) {
 			}
 			switch fd.typ {
 			case fString:
-				if _, ok := v.(string); !ok {
+				s, ok := v.(string)
+				if !ok {
 					t.Fatalf("%s: %T", name, v)
+				}
+				// Accepted text is valid UTF-8 without stray control
+				// characters (DECISIONS.md "Input fidelity").
+				if err := checkText(name, s); err != nil {
+					t.Fatalf("accepted %q: %v", s, err)
 				}
 			case fID:
 				if id, ok := v.(int64); !ok || id <= 0 {

@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -23,7 +22,6 @@ import (
 
 	"proposaldesk/apiserver/auth"
 	"proposaldesk/apiserver/store"
-	"proposaldesk/apiserver/store/boltstore"
 	"proposaldesk/app"
 	"proposaldesk/app/signing"
 )
@@ -75,16 +73,19 @@ type tacct struct {
 	// draft is a Draft proposal with an area "Kitchen" (one option,
 	// holding an item with a cost); locked is Accepted with two change
 	// orders.
-	draft, locked         int64
-	area, option          int64
-	changeOrder           int64
+	draft, locked int64
+	area, option  int64
+	changeOrder   int64
+	// catalogItem is one of the account's catalog items (a Sonos Amp with
+	// a cost).
+	catalogItem           int64
 	lockedArea, lockedOpt int64
 }
 
 // tenv is a running server over a fresh store.
 type tenv struct {
 	t      testing.TB
-	st     *boltstore.Store
+	st     store.Store
 	s      *Server
 	srv    *httptest.Server
 	logs   *syncBuffer
@@ -115,14 +116,11 @@ func (b *syncBuffer) String() string {
 // newEnv builds the fixture and starts the server; cfg edits the config.
 func newEnv(t testing.TB, cfg ...func(*Config)) *tenv {
 	t.Helper()
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "data.db"), boltstore.WithNoSync())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openStore(t)
 	e := &tenv{t: t, st: st, logs: &syncBuffer{}}
 	now := time.Now()
 	for _, a := range []*store.App{&e.app, &e.app2} {
+		var err error
 		*a, err = auth.NewApp("test", now)
 		if err != nil {
 			t.Fatal(err)
@@ -221,6 +219,7 @@ func (e *tenv) account(name string, expiry time.Time) *tacct {
 		a.changeOrder = p.ChangeOrders[0].ID
 		return tx.PutProposal(p)
 	})
+	a.catalogItem = e.importCatalog(a, testCatalog)[0]
 	return a
 }
 

@@ -118,7 +118,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	sw := &statusWriter{ResponseWriter: w}
 	sw.Header().Set("X-Request-ID", info.id)
 	if r.Body != nil {
-		r.Body = http.MaxBytesReader(sw, r.Body, s.cfg.MaxBodyBytes)
+		limit := s.cfg.MaxBodyBytes
+		if r.URL.Path == CatalogImportPath {
+			limit = s.cfg.MaxImportBytes
+		}
+		r.Body = http.MaxBytesReader(sw, r.Body, limit)
 	}
 
 	defer func() {
@@ -139,6 +143,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.logRequest(r, info, sw, time.Since(start))
 	}()
 
+	if s.refuseBadInput(sw, r) {
+		return
+	}
 	if _, pattern := s.mux.Handler(r); pattern != "" {
 		s.mux.ServeHTTP(sw, r)
 		return

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"proposaldesk/apiserver/lockout"
 	"proposaldesk/apiserver/openapi"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
@@ -38,6 +39,9 @@ type Config struct {
 	StrictSigning bool
 	// MaxBodyBytes caps request bodies (default 1 MiB); larger is 413.
 	MaxBodyBytes int64
+	// MaxImportBytes caps a catalog import's CSV body instead
+	// (default DefaultMaxImportBytes).
+	MaxImportBytes int64
 	// Now is the server's clock (default time.Now).
 	Now func() time.Time
 	// Logger receives one line per request and every internal error
@@ -48,6 +52,10 @@ type Config struct {
 	// that sets them; otherwise clients could choose the URL that is
 	// signed and the address that is rate-limited.
 	TrustForwarded bool
+	// SignInCounter holds the failed sign-in counts the lockout policy
+	// decides on (default: in memory, per process). Servers sharing one
+	// database share it through a counter kept there.
+	SignInCounter lockout.Counter
 }
 
 // Route is one method and path pattern of the router.
@@ -77,7 +85,7 @@ type Server struct {
 	now     func() time.Time
 	mux     *http.ServeMux
 	routes  []Route
-	limiter *rateLimiter
+	signins lockout.Counter
 	// rendered holds encoded proposal details (see renderCache).
 	rendered *renderCache
 
@@ -90,6 +98,9 @@ func New(cfg Config, st store.Store) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if cfg.MaxImportBytes <= 0 {
+		cfg.MaxImportBytes = DefaultMaxImportBytes
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -97,13 +108,16 @@ func New(cfg Config, st store.Store) *Server {
 		cfg.Logger = slog.Default()
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	if cfg.SignInCounter == nil {
+		cfg.SignInCounter = lockout.NewMemory(lockout.Default, 0)
+	}
 	s := &Server{
 		cfg:      cfg,
 		st:       st,
 		log:      cfg.Logger,
 		now:      cfg.Now,
 		mux:      http.NewServeMux(),
-		limiter:  newRateLimiter(exchangeFailureLimit, exchangeFailureWindow),
+		signins:  cfg.SignInCounter,
 		rendered: newRenderCache(64 << 20),
 	}
 	for _, rt := range s.table() {
@@ -163,5 +177,10 @@ func (s *Server) table() []routeDef {
 		r("GET", "/public/export/proposals", app.OpExport, true, s.exportProposals),
 		r("GET", "/public/proposals/{ProposalId}/document", app.OpExport, true, s.proposalDocument),
 		r("GET", "/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}/document", app.OpExport, true, s.changeOrderDocument),
+		// The catalog (issue 11): Portal's search and item, our feed and import.
+		r("GET", "/public/catalog", app.OpListCatalog, false, s.listCatalog),
+		r("GET", "/public/catalog/{ItemId}", app.OpGetCatalogItem, false, s.getCatalogItem),
+		r("GET", "/public/catalog/changes", app.OpCatalogChanges, true, s.catalogChanges),
+		r("POST", CatalogImportPath, app.OpImportCatalog, true, s.importCatalog),
 	)
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"net/mail"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -87,12 +88,28 @@ func (n NewLocation) Location(id, contactID int64) (ContactLocation, error) {
 			}
 		}
 	}
+	if IsUSCountry(n.Country) && n.PostalCode != "" && !usZIP.MatchString(n.PostalCode) {
+		return ContactLocation{}, Invalid("PostalCode", "must be a US ZIP code: 5 digits, or 5+4 (12345-6789)")
+	}
 	loc := Location{ID: id, Street: n.Street, Suite: n.Suite, City: n.City, PostalCode: n.PostalCode,
 		State: n.State, Country: n.Country, Phone: n.Phone}
 	if _, abbrev, ok := USTaxTable().Lookup(Location{State: n.State}); ok {
 		loc.StateAbbrev = abbrev
 	}
 	return ContactLocation{Location: loc, ContactID: contactID, IsPrimary: n.IsPrimary, IsBilling: n.IsBilling}, nil
+}
+
+// usZIP is a US ZIP code: five digits, or ZIP+4.
+var usZIP = regexp.MustCompile(`^[0-9]{5}(-[0-9]{4})?$`)
+
+// IsUSCountry reports whether a location's country is the United States
+// (or not given: the contract's locations are US by default).
+func IsUSCountry(country string) bool {
+	switch strings.ToUpper(strings.TrimSpace(country)) {
+	case "", "US", "USA", "U.S.", "U.S.A.", "UNITED STATES", "UNITED STATES OF AMERICA":
+		return true
+	}
+	return false
 }
 
 // SetPrimary marks one location of a contact primary and clears the flag

@@ -24,7 +24,6 @@ type modelItem struct {
 	id, parent int64
 	qty        app.Quantity
 	price      app.Money
-	labor      bool
 }
 
 type contentModel struct {

@@ -353,15 +353,29 @@ type NewID struct {
 	Find func(before, after *Proposal) (int64, bool)
 }
 
-// The registry of kinds: every kind's file registers its constructor.
+// The registry of kinds: every kind's file registers its constructor
+// and its operation's rule. Every edit needs the EditProposals
+// permission and an active subscription; locks says whether a locked
+// proposal (Accepted, Declined, Completed) refuses it.
 var kinds = map[MutationKind]func() Mutation{}
 
-func registerKind(newM func() Mutation) {
-	k := newM().Kind()
+// Whether an edit is refused on a locked proposal.
+const (
+	refusedWhenLocked = true
+	allowedWhenLocked = false
+)
+
+func registerKind(newM func() Mutation, locks bool) {
+	m := newM()
+	k, op := m.Kind(), m.Operation()
 	if _, dup := kinds[k]; dup {
 		panic("bug: mutation kind " + string(k) + " registered twice")
 	}
+	if _, dup := operations[op]; dup {
+		panic("bug: operation " + string(op) + " registered twice")
+	}
 	kinds[k] = newM
+	operations[op] = opRule{perm: PermEditProposals, subscription: true, lockable: locks}
 }
 
 // MutationKinds lists every registered kind, sorted.

@@ -24,8 +24,11 @@ type AddItem struct {
 }
 
 const KindAddItem MutationKind = "addItem"
+const OpAddItem Operation = "AddItem"
 
-func init() { registerKind(func() Mutation { return &AddItem{} }) }
+func init() {
+	registerKind(func() Mutation { return &AddItem{} }, refusedWhenLocked)
+}
 
 func (m *AddItem) Kind() MutationKind   { return KindAddItem }
 func (m *AddItem) Operation() Operation { return OpAddItem }

@@ -8,8 +8,11 @@ type SetArchived struct {
 }
 
 const KindSetArchived MutationKind = "setArchived"
+const OpArchive Operation = "Archive"
 
-func init() { registerKind(func() Mutation { return &SetArchived{} }) }
+func init() {
+	registerKind(func() Mutation { return &SetArchived{} }, allowedWhenLocked)
+}
 
 func (m *SetArchived) Kind() MutationKind   { return KindSetArchived }
 func (m *SetArchived) Operation() Operation { return OpArchive }

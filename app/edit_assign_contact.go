@@ -9,8 +9,11 @@ type AssignContact struct {
 }
 
 const KindAssignContact MutationKind = "assignContact"
+const OpAssignContact Operation = "AssignContact"
 
-func init() { registerKind(func() Mutation { return &AssignContact{} }) }
+func init() {
+	registerKind(func() Mutation { return &AssignContact{} }, allowedWhenLocked)
+}
 
 func (m *AssignContact) Kind() MutationKind   { return KindAssignContact }
 func (m *AssignContact) Operation() Operation { return OpAssignContact }

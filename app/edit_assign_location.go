@@ -8,8 +8,11 @@ type AssignLocation struct {
 }
 
 const KindAssignLocation MutationKind = "assignLocation"
+const OpAssignLocation Operation = "AssignLocation"
 
-func init() { registerKind(func() Mutation { return &AssignLocation{} }) }
+func init() {
+	registerKind(func() Mutation { return &AssignLocation{} }, allowedWhenLocked)
+}
 
 func (m *AssignLocation) Kind() MutationKind   { return KindAssignLocation }
 func (m *AssignLocation) Operation() Operation { return OpAssignLocation }

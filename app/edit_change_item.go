@@ -20,8 +20,11 @@ type ChangeItem struct {
 }
 
 const KindChangeItem MutationKind = "changeItem"
+const OpChangeItem Operation = "ChangeItem"
 
-func init() { registerKind(func() Mutation { return &ChangeItem{} }) }
+func init() {
+	registerKind(func() Mutation { return &ChangeItem{} }, refusedWhenLocked)
+}
 
 func (m *ChangeItem) Kind() MutationKind   { return KindChangeItem }
 func (m *ChangeItem) Operation() Operation { return OpChangeItem }

@@ -15,8 +15,11 @@ type CopyProposal struct {
 }
 
 const KindCopyProposal MutationKind = "copyProposal"
+const OpCopyProposal Operation = "CopyProposal"
 
-func init() { registerKind(func() Mutation { return &CopyProposal{} }) }
+func init() {
+	registerKind(func() Mutation { return &CopyProposal{} }, allowedWhenLocked)
+}
 
 func (m *CopyProposal) Kind() MutationKind   { return KindCopyProposal }
 func (m *CopyProposal) Operation() Operation { return OpCopyProposal }
@@ -113,6 +116,7 @@ func (m *CopyProposal) apply(p *Proposal, env *Env) error {
 	}
 	p.Name = name
 	p.Version = 0
+	p.FieldVersions = nil
 	p.Status = StatusDraft
 	p.Archived = false
 	p.Customer = nil

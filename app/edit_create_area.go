@@ -10,8 +10,11 @@ type CreateArea struct {
 }
 
 const KindCreateArea MutationKind = "createArea"
+const OpCreateArea Operation = "CreateArea"
 
-func init() { registerKind(func() Mutation { return &CreateArea{} }) }
+func init() {
+	registerKind(func() Mutation { return &CreateArea{} }, refusedWhenLocked)
+}
 
 func (m *CreateArea) Kind() MutationKind   { return KindCreateArea }
 func (m *CreateArea) Operation() Operation { return OpCreateArea }

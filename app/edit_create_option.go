@@ -11,8 +11,11 @@ type CreateOption struct {
 }
 
 const KindCreateOption MutationKind = "createOption"
+const OpCreateOption Operation = "CreateOption"
 
-func init() { registerKind(func() Mutation { return &CreateOption{} }) }
+func init() {
+	registerKind(func() Mutation { return &CreateOption{} }, refusedWhenLocked)
+}
 
 func (m *CreateOption) Kind() MutationKind   { return KindCreateOption }
 func (m *CreateOption) Operation() Operation { return OpCreateOption }

@@ -9,8 +9,11 @@ type CreateProposal struct {
 }
 
 const KindCreateProposal MutationKind = "createProposal"
+const OpCreateProposal Operation = "CreateProposal"
 
-func init() { registerKind(func() Mutation { return &CreateProposal{} }) }
+func init() {
+	registerKind(func() Mutation { return &CreateProposal{} }, allowedWhenLocked)
+}
 
 func (m *CreateProposal) Kind() MutationKind   { return KindCreateProposal }
 func (m *CreateProposal) Operation() Operation { return OpCreateProposal }

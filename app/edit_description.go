@@ -7,8 +7,11 @@ type SetDescription struct {
 }
 
 const KindSetDescription MutationKind = "setDescription"
+const OpSetDescription Operation = "SetDescription"
 
-func init() { registerKind(func() Mutation { return &SetDescription{} }) }
+func init() {
+	registerKind(func() Mutation { return &SetDescription{} }, refusedWhenLocked)
+}
 
 func (m *SetDescription) Kind() MutationKind   { return KindSetDescription }
 func (m *SetDescription) Operation() Operation { return OpSetDescription }

@@ -8,8 +8,11 @@ type SetInternalNotes struct {
 }
 
 const KindSetInternalNotes MutationKind = "setInternalNotes"
+const OpSetInternalNotes Operation = "SetInternalNotes"
 
-func init() { registerKind(func() Mutation { return &SetInternalNotes{} }) }
+func init() {
+	registerKind(func() Mutation { return &SetInternalNotes{} }, allowedWhenLocked)
+}
 
 func (m *SetInternalNotes) Kind() MutationKind   { return KindSetInternalNotes }
 func (m *SetInternalNotes) Operation() Operation { return OpSetInternalNotes }

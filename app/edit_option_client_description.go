@@ -8,8 +8,11 @@ type SetOptionClientDescription struct {
 }
 
 const KindSetOptionClientDesc MutationKind = "setOptionClientDescription"
+const OpSetOptionClientDesc Operation = "SetOptionClientDescription"
 
-func init() { registerKind(func() Mutation { return &SetOptionClientDescription{} }) }
+func init() {
+	registerKind(func() Mutation { return &SetOptionClientDescription{} }, refusedWhenLocked)
+}
 
 func (m *SetOptionClientDescription) Kind() MutationKind   { return KindSetOptionClientDesc }
 func (m *SetOptionClientDescription) Operation() Operation { return OpSetOptionClientDesc }

@@ -8,8 +8,11 @@ type SetOptionInstallerNotes struct {
 }
 
 const KindSetOptionInstaller MutationKind = "setOptionInstallerNotes"
+const OpSetOptionInstaller Operation = "SetOptionInstallerNotes"
 
-func init() { registerKind(func() Mutation { return &SetOptionInstallerNotes{} }) }
+func init() {
+	registerKind(func() Mutation { return &SetOptionInstallerNotes{} }, refusedWhenLocked)
+}
 
 func (m *SetOptionInstallerNotes) Kind() MutationKind   { return KindSetOptionInstaller }
 func (m *SetOptionInstallerNotes) Operation() Operation { return OpSetOptionInstaller }

@@ -10,8 +10,11 @@ type SetOptionStatus struct {
 }
 
 const KindSetOptionStatus MutationKind = "setOptionStatus"
+const OpSetOptionStatus Operation = "SetOptionStatus"
 
-func init() { registerKind(func() Mutation { return &SetOptionStatus{} }) }
+func init() {
+	registerKind(func() Mutation { return &SetOptionStatus{} }, refusedWhenLocked)
+}
 
 func (m *SetOptionStatus) Kind() MutationKind   { return KindSetOptionStatus }
 func (m *SetOptionStatus) Operation() Operation { return OpSetOptionStatus }

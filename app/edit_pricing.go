@@ -10,8 +10,11 @@ type SetPricing struct {
 }
 
 const KindSetPricing MutationKind = "setPricing"
+const OpSetPricing Operation = "SetPricing"
 
-func init() { registerKind(func() Mutation { return &SetPricing{} }) }
+func init() {
+	registerKind(func() Mutation { return &SetPricing{} }, refusedWhenLocked)
+}
 
 func (m *SetPricing) Kind() MutationKind   { return KindSetPricing }
 func (m *SetPricing) Operation() Operation { return OpSetPricing }

@@ -7,8 +7,11 @@ type RemoveArea struct {
 }
 
 const KindRemoveArea MutationKind = "removeArea"
+const OpRemoveArea Operation = "RemoveArea"
 
-func init() { registerKind(func() Mutation { return &RemoveArea{} }) }
+func init() {
+	registerKind(func() Mutation { return &RemoveArea{} }, refusedWhenLocked)
+}
 
 func (m *RemoveArea) Kind() MutationKind   { return KindRemoveArea }
 func (m *RemoveArea) Operation() Operation { return OpRemoveArea }

@@ -7,8 +7,11 @@ type RemoveItem struct {
 }
 
 const KindRemoveItem MutationKind = "removeItem"
+const OpRemoveItem Operation = "RemoveItem"
 
-func init() { registerKind(func() Mutation { return &RemoveItem{} }) }
+func init() {
+	registerKind(func() Mutation { return &RemoveItem{} }, refusedWhenLocked)
+}
 
 func (m *RemoveItem) Kind() MutationKind   { return KindRemoveItem }
 func (m *RemoveItem) Operation() Operation { return OpRemoveItem }

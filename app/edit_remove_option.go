@@ -8,8 +8,11 @@ type RemoveOption struct {
 }
 
 const KindRemoveOption MutationKind = "removeOption"
+const OpRemoveOption Operation = "RemoveOption"
 
-func init() { registerKind(func() Mutation { return &RemoveOption{} }) }
+func init() {
+	registerKind(func() Mutation { return &RemoveOption{} }, refusedWhenLocked)
+}
 
 func (m *RemoveOption) Kind() MutationKind   { return KindRemoveOption }
 func (m *RemoveOption) Operation() Operation { return OpRemoveOption }

@@ -8,8 +8,11 @@ type RenameArea struct {
 }
 
 const KindRenameArea MutationKind = "renameArea"
+const OpRenameArea Operation = "RenameArea"
 
-func init() { registerKind(func() Mutation { return &RenameArea{} }) }
+func init() {
+	registerKind(func() Mutation { return &RenameArea{} }, refusedWhenLocked)
+}
 
 func (m *RenameArea) Kind() MutationKind   { return KindRenameArea }
 func (m *RenameArea) Operation() Operation { return OpRenameArea }

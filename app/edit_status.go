@@ -8,8 +8,11 @@ type ChangeStatus struct {
 }
 
 const KindChangeStatus MutationKind = "changeStatus"
+const OpChangeStatus Operation = "ChangeStatus"
 
-func init() { registerKind(func() Mutation { return &ChangeStatus{} }) }
+func init() {
+	registerKind(func() Mutation { return &ChangeStatus{} }, allowedWhenLocked)
+}
 
 func (m *ChangeStatus) Kind() MutationKind   { return KindChangeStatus }
 func (m *ChangeStatus) Operation() Operation { return OpChangeStatus }

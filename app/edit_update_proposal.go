@@ -8,8 +8,11 @@ type UpdateProposal struct {
 }
 
 const KindUpdateProposal MutationKind = "updateProposal"
+const OpUpdateProposal Operation = "UpdateProposal"
 
-func init() { registerKind(func() Mutation { return &UpdateProposal{} }) }
+func init() {
+	registerKind(func() Mutation { return &UpdateProposal{} }, refusedWhenLocked)
+}
 
 func (m *UpdateProposal) Kind() MutationKind   { return KindUpdateProposal }
 func (m *UpdateProposal) Operation() Operation { return OpUpdateProposal }

@@ -34,6 +34,9 @@ const (
 	KindUnsupportedMediaType Kind = "UnsupportedMediaType"
 	KindRateLimited          Kind = "RateLimited"
 	KindInternal             Kind = "InternalError"
+	// KindUnavailable: the server cannot reach its database right now; the
+	// request changed nothing and may be sent again.
+	KindUnavailable Kind = "Unavailable"
 )
 
 // Kinds lists every kind, in the contract's order.
@@ -43,7 +46,7 @@ var Kinds = []Kind{
 	KindEmailNotVerified, KindAPIKeyRevoked, KindSubscriptionInactive, KindPermissionDenied,
 	KindNotFound, KindProposalLocked, KindNoContactAssigned, KindInvalidTransition,
 	KindIdempotencyKeyReused, KindPreconditionFailed, KindPayloadTooLarge,
-	KindUnsupportedMediaType, KindRateLimited, KindInternal,
+	KindUnsupportedMediaType, KindRateLimited, KindInternal, KindUnavailable,
 }
 
 // ParseKind maps an errorCode from a response body back to its Kind. An

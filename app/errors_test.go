@@ -17,6 +17,7 @@ var contractCodes = []string{
 	"SubscriptionInactive", "PermissionDenied", "NotFound",
 	"ProposalLocked", "NoContactAssigned", "InvalidTransition", "IdempotencyKeyReused",
 	"PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "RateLimited", "InternalError",
+	"Unavailable", // 503 while the database cannot be reached (issue 12)
 }
 
 func TestKindsAreTheContractCodes(t *testing.T) {

@@ -175,3 +175,15 @@ func itemFields(id int64) []Field {
 	slices.Sort(out)
 	return out
 }
+
+// fieldOfKnownPart reports whether f names a proposal field or one of a
+// part with an ID: on the server, a create's new part has none yet (its
+// fields are new, so nothing can have changed them concurrently).
+func fieldOfKnownPart(f Field) bool { return !strings.Contains(f, "/0/") }
+
+// FieldChanged reports whether field f changed between two copies of a
+// proposal from the server: its value, or (a change that came back to
+// the same value) the version that last wrote it.
+func FieldChanged(f Field, base, theirs *Proposal, baseValue, theirValue string) bool {
+	return baseValue != theirValue || base.FieldVersions[f] != theirs.FieldVersions[f]
+}

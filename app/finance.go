@@ -73,19 +73,37 @@ func OptionTotals(o *Option) (total, recurring Money) {
 	return total, recurring
 }
 
-// CountedOption is the option of an area whose items count in the
-// document's totals: the Selected one, else the first. An area with no
-// options counts nothing.
-func CountedOption(a *Area) *Option {
-	for i := range a.Options {
-		if a.Options[i].Status == OptionSelected {
-			return &a.Options[i]
+// countedIndex is the one rule for which of an area's n options counts
+// in the document's totals: the Selected one, else the first; -1 when
+// the area has none. Totals, prints, exports and the desktop all reach it
+// through CountedOption or AreaView.CountedIndex.
+func countedIndex(n int, status func(i int) OptionStatus) int {
+	for i := range n {
+		if status(i) == OptionSelected {
+			return i
 		}
 	}
-	if len(a.Options) > 0 {
-		return &a.Options[0]
+	if n > 0 {
+		return 0
 	}
-	return nil
+	return -1
+}
+
+// CountedOption is the option of an area whose items count in the
+// document's totals: the Selected one, else the first. An area with no
+// options counts nothing (nil).
+func CountedOption(a *Area) *Option {
+	i := countedIndex(len(a.Options), func(i int) OptionStatus { return a.Options[i].Status })
+	if i < 0 {
+		return nil
+	}
+	return &a.Options[i]
+}
+
+// CountedIndex is the index in a.Options of the option counted in the
+// totals (CountedOption, on the view); -1 when the area has none.
+func (a *AreaView) CountedIndex() int {
+	return countedIndex(len(a.Options), func(i int) OptionStatus { return a.Options[i].Status })
 }
 
 // CategoryTax is the tax on one category: its base and the two rate

@@ -541,6 +541,15 @@ func TestCountedOption(t *testing.T) {
 		case got != nil && got != &a.Options[tc.want-1]:
 			t.Errorf("%s: not a pointer into the area", tc.name)
 		}
+		// The view (what prints, exports and the desktop read) counts
+		// the same option.
+		av := AreaView{ID: a.ID}
+		for _, o := range a.Options {
+			av.Options = append(av.Options, OptionView{ID: o.ID, Status: o.Status})
+		}
+		if i := av.CountedIndex(); int64(i+1) != tc.want {
+			t.Errorf("%s: the view counts index %d, want option %d", tc.name, i, tc.want)
+		}
 	}
 }
 

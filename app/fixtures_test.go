@@ -208,15 +208,6 @@ func fixtureProposalWithContact(status app.Status, contactID, locationID int64) 
 	return p
 }
 
-// fixtureOtherProposal is a second proposal: its area and option IDs
-// belong to no other proposal.
-func fixtureOtherProposal() *app.Proposal {
-	p := fixtureProposal(app.StatusDraft)
-	p.ID, p.Number, p.Name = otherProposalID, 43, "Other"
-	p.Areas = []app.Area{{ID: otherAreaID, Name: "Garage", Options: []app.Option{{ID: otherOptionID, Status: app.OptionDraft, Items: []app.Item{}}}}}
-	return p
-}
-
 // fixtureMutations is one valid mutation of every kind, each acceptable
 // for fixtureProposal in Draft (fixtureProposalWithContact for the
 // location). The golden encoding file lists them in this order.

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -277,6 +278,11 @@ type Proposal struct {
 	Archived     bool          `json:"archived"`
 	Version      int64         `json:"version"`
 	ChangeOrders []ChangeOrder `json:"changeOrders"`
+	// FieldVersions is, for each conflict-checked field an edit wrote,
+	// the Version that wrote it last: a field that changed A→B→A has a
+	// new version though its value is the old one, so a merge sees that
+	// it changed (see FieldChanged).
+	FieldVersions map[Field]int64 `json:"fieldVersions,omitempty"`
 }
 
 // Clone returns a deep copy, so a mutation never changes the value it was
@@ -286,6 +292,7 @@ type Proposal struct {
 func (p *Proposal) Clone() *Proposal {
 	c := *p
 	c.Document = p.Document.clone()
+	c.FieldVersions = maps.Clone(p.FieldVersions)
 	if p.ChangeOrders != nil {
 		c.ChangeOrders = make([]ChangeOrder, len(p.ChangeOrders))
 		for i, co := range p.ChangeOrders {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Input decisions the tests pin down (the spec only says "numeric"):
@@ -325,6 +326,23 @@ func TestRateOf(t *testing.T) {
 	for _, tc := range tests {
 		if got := RateOf(m(tc.part), m(tc.whole)); got != r(tc.want) {
 			t.Errorf("RateOf(%s, %s) = %s, want %s", tc.part, tc.whole, got, tc.want)
+		}
+	}
+}
+
+// TestTimeJSONMatchesLayout: the hand-written encoder writes exactly
+// what time.Format with TimeLayout writes.
+func TestTimeJSONMatchesLayout(t *testing.T) {
+	for _, tm := range []time.Time{
+		time.Date(2026, 3, 4, 5, 6, 7, 8_900_000, time.UTC),
+		time.Date(1, 1, 1, 0, 0, 0, 1_000_000, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999_999_999, time.FixedZone("X", -7*3600)),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		got, err := At(tm).MarshalJSON()
+		want := `"` + At(tm).UTC().Format(TimeLayout) + `"`
+		if err != nil || string(got) != want {
+			t.Errorf("%v: %s, want %s", tm, got, want)
 		}
 	}
 }

@@ -100,6 +100,14 @@ func Apply(p *Proposal, m Mutation, env Env) (*Proposal, error) {
 	}
 	now := At(env.Now)
 	next.Version++
+	for _, f := range m.Writes() {
+		if fieldOfKnownPart(f) {
+			if next.FieldVersions == nil {
+				next.FieldVersions = map[Field]int64{}
+			}
+			next.FieldVersions[f] = next.Version
+		}
+	}
 	next.LastModifiedDate = now
 	next.LastModifiedByUserDate = now
 	next.LastModifiedUser = PersonName{FirstName: env.Actor.FirstName, LastName: env.Actor.LastName}

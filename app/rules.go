@@ -14,10 +14,11 @@ const (
 	PermViewCosts     Permission = "ViewCosts"
 	PermExport        Permission = "ExportProposals"
 	PermManageUsers   Permission = "ManageUsers"
+	PermManageCatalog Permission = "ManageCatalog"
 )
 
 var rolePermissions = map[Role][]Permission{
-	RoleAdmin:  {PermViewProposals, PermEditProposals, PermViewCosts, PermExport, PermManageUsers},
+	RoleAdmin:  {PermViewProposals, PermEditProposals, PermViewCosts, PermExport, PermManageUsers, PermManageCatalog},
 	RoleSales:  {PermViewProposals, PermEditProposals, PermViewCosts},
 	RoleViewer: {PermViewProposals},
 }
@@ -53,17 +54,11 @@ func (s Status) Locked() bool {
 
 // LockedIn reports whether the operation is refused on a proposal in
 // status s (the ProposalLocked rule). Installer notes, contact and
-// location, and status moves (whose own rule is Status.CanMoveTo) work in
-// every status. The desktop asks it to make fields read-only.
+// location, status moves (whose own rule is Status.CanMoveTo), archiving
+// and copying work in every status; each edit says which it is when it
+// registers (registerKind). The desktop asks it to make fields read-only.
 func (op Operation) LockedIn(s Status) bool {
-	switch op {
-	case OpUpdateProposal, OpSetDescription, OpCreateArea, OpCreateOption,
-		OpSetOptionClientDesc, OpSetOptionInstaller,
-		OpAddItem, OpChangeItem, OpRemoveItem, OpRenameArea, OpRemoveArea,
-		OpRemoveOption, OpSetOptionStatus, OpSetPricing:
-		return s.Locked()
-	}
-	return false
+	return operations[op].lockable && s.Locked()
 }
 
 // checkEditable is the ProposalLocked rule.
@@ -74,7 +69,10 @@ func checkEditable(p *Proposal) error {
 	return nil
 }
 
+// transitions are the contract's status moves ("Status moves" in
+// contract.md): Accepted and Declined reopen to Draft.
 var transitions = map[Status][]Status{
+	StatusUndefined:      {StatusDraft},
 	StatusDraft:          {StatusSubmitted},
 	StatusSubmitted:      {StatusDraft, StatusAccepted, StatusDeclined},
 	StatusViewedByClient: {StatusDraft, StatusAccepted, StatusDeclined},
@@ -82,6 +80,7 @@ var transitions = map[Status][]Status{
 	StatusExpired:        {StatusDraft, StatusAccepted, StatusDeclined},
 	StatusEmailFailed:    {StatusDraft},
 	StatusAccepted:       {StatusCompleted, StatusDraft},
+	StatusDeclined:       {StatusDraft},
 }
 
 // NextStatuses lists the statuses a proposal may move to from s.
@@ -161,70 +160,69 @@ func CanAddOption(a *Area) error {
 type Operation string
 
 const (
-	OpListProposals       Operation = "ListProposals"
-	OpCreateProposal      Operation = "CreateProposal"
-	OpGetProposal         Operation = "GetProposal"
-	OpUpdateProposal      Operation = "UpdateProposal"
-	OpSetDescription      Operation = "SetDescription"
-	OpSetInternalNotes    Operation = "SetInternalNotes"
-	OpGetChangeOrder      Operation = "GetChangeOrder"
-	OpListChangeOrders    Operation = "ListChangeOrders"
-	OpCreateArea          Operation = "CreateArea"
-	OpCreateOption        Operation = "CreateOption"
-	OpSetOptionClientDesc Operation = "SetOptionClientDescription"
-	OpSetOptionInstaller  Operation = "SetOptionInstallerNotes"
-	OpAssignContact       Operation = "AssignContact"
-	OpAssignLocation      Operation = "AssignLocation"
-	OpKeyExchange         Operation = "KeyExchange"
-	// Extensions.
-	OpChangeStatus   Operation = "ChangeStatus"
-	OpListPeople     Operation = "ListPeople"
-	OpGetPerson      Operation = "GetPerson"
-	OpCreatePerson   Operation = "CreatePerson"
-	OpListLocations  Operation = "ListLocations"
-	OpCreateLocation Operation = "CreateLocation"
-	OpListUsers      Operation = "ListUsers"
-	OpChanges        Operation = "Changes"
-	OpExport         Operation = "Export"
-	// Proposal content (the contract's "Proposal content and catalog").
-	OpListItems       Operation = "ListItems"
-	OpAddItem         Operation = "AddItem"
-	OpChangeItem      Operation = "ChangeItem"
-	OpRemoveItem      Operation = "RemoveItem"
-	OpRenameArea      Operation = "RenameArea"
-	OpRemoveArea      Operation = "RemoveArea"
-	OpRemoveOption    Operation = "RemoveOption"
-	OpSetOptionStatus Operation = "SetOptionStatus"
-	OpSetPricing      Operation = "SetPricing"
-	OpArchive         Operation = "Archive"
-	OpCopyProposal    Operation = "CopyProposal"
+	OpListProposals    Operation = "ListProposals"
+	OpGetProposal      Operation = "GetProposal"
+	OpGetChangeOrder   Operation = "GetChangeOrder"
+	OpListChangeOrders Operation = "ListChangeOrders"
+	OpKeyExchange      Operation = "KeyExchange"
+	OpListPeople       Operation = "ListPeople"
+	OpGetPerson        Operation = "GetPerson"
+	OpCreatePerson     Operation = "CreatePerson"
+	OpListLocations    Operation = "ListLocations"
+	OpCreateLocation   Operation = "CreateLocation"
+	OpListUsers        Operation = "ListUsers"
+	OpChanges          Operation = "Changes"
+	OpExport           Operation = "Export"
+	OpListItems        Operation = "ListItems"
 )
 
-// NeedsSubscription reports whether the operation is refused while the
-// dealer's subscription is inactive. The spec exempts get proposal, get
-// change order and the key exchange; of the extensions, reads are exempt
-// too, so a lapsed dealer can still open and sync what they have, and
-// writes are not.
-func (op Operation) NeedsSubscription() bool {
-	switch op {
-	case OpGetProposal, OpGetChangeOrder, OpKeyExchange,
-		OpListPeople, OpGetPerson, OpListLocations, OpListUsers, OpChanges, OpExport, OpListItems:
-		return false
-	}
-	return true
+// opRule is what an operation requires: a permission, an active
+// subscription, and an editable proposal (not Accepted, Declined or
+// Completed).
+type opRule struct {
+	perm         Permission
+	subscription bool
+	lockable     bool
 }
+
+// operations holds the rules of the operations that are not edits of a
+// proposal; each edit adds its own when it registers (registerKind).
+// The spec exempts get proposal, get change order and the key exchange
+// from the subscription; of the extensions, reads are exempt too, so a
+// lapsed dealer can still open and sync what they have, and writes are
+// not.
+var operations = map[Operation]opRule{
+	OpListProposals:    {perm: PermViewProposals, subscription: true},
+	OpGetProposal:      {perm: PermViewProposals},
+	OpGetChangeOrder:   {perm: PermViewProposals},
+	OpListChangeOrders: {perm: PermViewProposals, subscription: true},
+	OpKeyExchange:      {perm: PermViewProposals},
+	OpListPeople:       {perm: PermViewProposals},
+	OpGetPerson:        {perm: PermViewProposals},
+	OpCreatePerson:     {perm: PermEditProposals, subscription: true},
+	OpListLocations:    {perm: PermViewProposals},
+	OpCreateLocation:   {perm: PermEditProposals, subscription: true},
+	OpListUsers:        {perm: PermViewProposals},
+	OpChanges:          {perm: PermViewProposals},
+	OpExport:           {perm: PermExport},
+	OpListItems:        {perm: PermViewProposals},
+	// The catalog: a laptop keeps its offline copy with a lapsed
+	// subscription; the search (Portal's route, like the proposal list)
+	// and the import (a write) need one.
+	OpListCatalog:    {perm: PermViewProposals, subscription: true},
+	OpGetCatalogItem: {perm: PermViewProposals},
+	OpCatalogChanges: {perm: PermViewProposals},
+	OpImportCatalog:  {perm: PermManageCatalog, subscription: true},
+}
+
+// NeedsSubscription reports whether the operation is refused while the
+// dealer's subscription is inactive.
+func (op Operation) NeedsSubscription() bool { return operations[op].subscription }
 
 // Permission is what the operation requires of the caller's role.
 func (op Operation) Permission() Permission {
-	switch op {
-	case OpCreateProposal, OpUpdateProposal, OpSetDescription, OpSetInternalNotes,
-		OpCreateArea, OpCreateOption, OpSetOptionClientDesc, OpSetOptionInstaller,
-		OpAssignContact, OpAssignLocation, OpChangeStatus, OpCreatePerson, OpCreateLocation,
-		OpAddItem, OpChangeItem, OpRemoveItem, OpRenameArea, OpRemoveArea, OpRemoveOption,
-		OpSetOptionStatus, OpSetPricing, OpArchive, OpCopyProposal:
-		return PermEditProposals
-	case OpExport:
-		return PermExport
+	if r, ok := operations[op]; ok {
+		return r.perm
 	}
 	return PermViewProposals
 }

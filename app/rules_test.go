@@ -9,10 +9,12 @@ import (
 )
 
 // contractMoves are the status moves of contract.md, written out from
-// its text: Draft→Submitted; Submitted/ViewedByClient/Delayed/
-// EmailFailed/Expired→Draft; Submitted/ViewedByClient/Delayed/Expired→
-// Accepted or Declined; Accepted→Completed; Accepted→Draft.
+// its text: Undefined→Draft; Draft→Submitted; Submitted/ViewedByClient/
+// Delayed/EmailFailed/Expired→Draft; Submitted/ViewedByClient/Delayed/
+// Expired→Accepted or Declined; Accepted→Completed; Accepted→Draft and
+// Declined→Draft (reopen).
 var contractMoves = map[[2]app.Status]bool{
+	{app.StatusUndefined, app.StatusDraft}:         true,
 	{app.StatusDraft, app.StatusSubmitted}:         true,
 	{app.StatusSubmitted, app.StatusDraft}:         true,
 	{app.StatusViewedByClient, app.StatusDraft}:    true,
@@ -29,6 +31,7 @@ var contractMoves = map[[2]app.Status]bool{
 	{app.StatusExpired, app.StatusDeclined}:        true,
 	{app.StatusAccepted, app.StatusCompleted}:      true,
 	{app.StatusAccepted, app.StatusDraft}:          true,
+	{app.StatusDeclined, app.StatusDraft}:          true,
 }
 
 // allStatuses is the contract's status list.
@@ -259,7 +262,7 @@ func TestPrimaryLocation(t *testing.T) {
 }
 
 func TestRolePermissions(t *testing.T) {
-	all := []app.Permission{app.PermViewProposals, app.PermEditProposals, app.PermViewCosts, app.PermExport, app.PermManageUsers}
+	all := []app.Permission{app.PermViewProposals, app.PermEditProposals, app.PermViewCosts, app.PermExport, app.PermManageUsers, app.PermManageCatalog}
 	want := map[app.Role][]app.Permission{
 		app.RoleAdmin:  all,
 		app.RoleSales:  {app.PermViewProposals, app.PermEditProposals, app.PermViewCosts},

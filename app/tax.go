@@ -17,7 +17,16 @@ type TaxTable struct {
 	rates     map[string]Rate // by upper-case abbreviation
 	names     map[string]string
 	overrides map[string]Rate
+	states    []State // in the file's order
 }
+
+// State is a state of the tax table: its abbreviation and name.
+type State struct {
+	Abbrev, Name string
+}
+
+// States lists the table's states, for pickers.
+func (t TaxTable) States() []State { return append([]State(nil), t.states...) }
 
 var usTaxTable = mustParseTaxTable(usStateTaxCSV)
 
@@ -54,6 +63,7 @@ func parseTaxTable(data string) (TaxTable, error) {
 		abbrev := strings.ToUpper(row[0])
 		t.rates[abbrev] = rate
 		t.names[strings.ToUpper(row[1])] = abbrev
+		t.states = append(t.states, State{Abbrev: abbrev, Name: row[1]})
 	}
 	return t, nil
 }

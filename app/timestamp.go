@@ -26,7 +26,41 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
 		return []byte("null"), nil
 	}
-	return []byte(`"` + t.UTC().Format(TimeLayout) + `"`), nil
+	u := t.UTC()
+	if y := u.Year(); y < 0 || y > 9999 {
+		return []byte(`"` + u.Format(TimeLayout) + `"`), nil
+	}
+	// TimeLayout written by hand: every stored date passes through here,
+	// and time.Format's general layout parsing dominated encoding a
+	// proposal of many items.
+	b := make([]byte, 0, 26)
+	b = append(b, '"')
+	b = appendDigits(b, u.Year(), 4)
+	b = append(b, '-')
+	b = appendDigits(b, int(u.Month()), 2)
+	b = append(b, '-')
+	b = appendDigits(b, u.Day(), 2)
+	b = append(b, 'T')
+	b = appendDigits(b, u.Hour(), 2)
+	b = append(b, ':')
+	b = appendDigits(b, u.Minute(), 2)
+	b = append(b, ':')
+	b = appendDigits(b, u.Second(), 2)
+	b = append(b, '.')
+	b = appendDigits(b, u.Nanosecond()/1e6, 3)
+	return append(b, 'Z', '"'), nil
+}
+
+// appendDigits writes v in exactly n decimal digits, zero-padded.
+func appendDigits(b []byte, v, n int) []byte {
+	for i := n - 1; i >= 0; i-- {
+		b = append(b, 0)
+	}
+	for i := len(b) - 1; n > 0; i, n = i-1, n-1 {
+		b[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return b
 }
 
 func (t *Time) UnmarshalJSON(b []byte) error {

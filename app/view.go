@@ -219,15 +219,18 @@ type DocumentView struct {
 	LastModifiedUser       PersonName          `json:"lastModifiedUser"`
 }
 
-// ProposalDetail is the full proposal as the API returns it. Version and
-// IsArchived are extensions: the ETag value and the archive flag, which
-// the desktop needs to filter offline exactly as the server does.
+// ProposalDetail is the full proposal as the API returns it. Version,
+// IsArchived and FieldVersions are extensions: the ETag value, the
+// archive flag, which the desktop needs to filter offline exactly as the
+// server does, and the version that last wrote each field, which its
+// merge needs to see a change that came back to the old value.
 type ProposalDetail struct {
 	DocumentView
 	FinancialSummary FinancialSummary     `json:"financialSummary"`
 	ChangeOrders     []ChangeOrderSummary `json:"changeOrders"`
 	IsArchived       bool                 `json:"isArchived"`
 	Version          int64                `json:"version"`
+	FieldVersions    map[Field]int64      `json:"fieldVersions"`
 }
 
 // ChangeOrderDetail is a change order as the API returns it.
@@ -298,9 +301,13 @@ func DetailView(p *Proposal, opts ViewOptions) ProposalDetail {
 			ProposalTotal:           s.Total,
 			Currency:                currencyOf(&p.Document),
 		},
-		ChangeOrders: make([]ChangeOrderSummary, len(p.ChangeOrders)),
-		IsArchived:   p.Archived,
-		Version:      p.Version,
+		ChangeOrders:  make([]ChangeOrderSummary, len(p.ChangeOrders)),
+		IsArchived:    p.Archived,
+		Version:       p.Version,
+		FieldVersions: p.FieldVersions,
+	}
+	if v.FieldVersions == nil {
+		v.FieldVersions = map[Field]int64{}
 	}
 	for i := range p.ChangeOrders {
 		v.ChangeOrders[i] = ChangeOrderSummaryView(&p.ChangeOrders[i])

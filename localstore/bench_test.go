@@ -146,3 +146,58 @@ func vmRSS() int64 {
 	}
 	return 0
 }
+
+// BenchmarkEditItem500 is a content edit of a 500-item proposal as the
+// user makes it offline: change an item's quantity or price, or add a
+// line and remove one, with the rules, the totals of the list row, the
+// outbox entry and one fsynced commit. Target (issue 11): p50 < 5 ms.
+func BenchmarkEditItem500(b *testing.B) {
+	s := openStore(b, "")
+	seed(b, s)
+	f := newFakeServer()
+	p := pulled(b, s, f, "Big job")
+	var err error
+	for a := range 5 {
+		p, err = f.apply(&app.CreateArea{ID: p.ID, Name: "Room " + string(rune('A'+a))}, t0, sales)
+		if err != nil {
+			b.Fatal(err)
+		}
+		opt := p.Areas[a].Options[0].ID
+		for i := range 100 {
+			price, q := app.Money(1000+i*37), app.Quantity(1+i%4)*app.OneUnit
+			p, err = f.apply(&app.AddItem{ID: p.ID, OptionID: opt, ItemType: ptrTo(app.ItemPart), Name: strp("Part"),
+				SellPrice: &price, Quantity: &q}, t0, sales)
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := s.PutServerCopy(ctx, p); err != nil {
+		b.Fatal(err)
+	}
+	items := app.ItemsView(p, app.ViewOptions{})
+	if len(items) != 500 {
+		b.Fatalf("%d items", len(items))
+	}
+	rng := rand.New(rand.NewSource(1))
+	var times []time.Duration
+	i := 0
+	for b.Loop() {
+		i++
+		it := items[rng.Intn(len(items))]
+		q := app.Quantity(1+rng.Intn(9)) * app.OneUnit
+		var m app.Mutation = &app.ChangeItem{ID: p.ID, ItemID: it.ID, Quantity: &q}
+		if i%3 == 0 {
+			price := app.Money(rng.Intn(100_000))
+			m = &app.ChangeItem{ID: p.ID, ItemID: it.ID, SellPrice: &price}
+		}
+		start := time.Now()
+		if _, err := s.Edit(ctx, p.ID, m, envAt(i, sales)); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+	}
+	b.ReportMetric(float64(median(times).Microseconds())/1000, "p50-ms")
+}
+
+func ptrTo[T any](v T) *T { return &v }

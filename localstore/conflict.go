@@ -27,7 +27,7 @@ func FieldConflicts(base, mine, theirs *app.Proposal) []Conflict {
 		if !ok1 || !ok2 {
 			continue
 		}
-		if tv != bv && mv != bv && mv != tv {
+		if app.FieldChanged(f, base, theirs, bv, tv) && mv != bv && mv != tv {
 			out = append(out, Conflict{Field: f, Base: bv, Mine: mv, Theirs: tv})
 		}
 	}

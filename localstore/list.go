@@ -42,6 +42,9 @@ type ListItem struct {
 	ReadOnly bool `json:"readOnly,omitempty"`
 	// Conflicted: the record has unresolved field conflicts.
 	Conflicted bool `json:"conflicted,omitempty"`
+	// TaxStatus says whether sales tax could be computed (the row warns
+	// when the location's state is not in the tax table).
+	TaxStatus app.TaxStatus `json:"taxStatus,omitempty"`
 }
 
 // Offline reports whether the proposal exists only on this computer.
@@ -53,6 +56,7 @@ func itemOf(r *Record, b Badges) ListItem {
 		it.ListEntry = app.EntryOf(p)
 		li := app.ListItemView(p)
 		it.Total, it.Currency = li.Total.ProposalTotal, li.Total.Currency
+		it.TaxStatus = p.Tax.Status
 	}
 	it.ID = r.ID
 	return it

@@ -15,6 +15,7 @@ import (
 var migrations = []func(tx *bolt.Tx) error{
 	migrate0to1,
 	migrate1to2,
+	migrate2to3, // catalog.go
 }
 
 // migrate0to1 creates the first layout.

@@ -3,6 +3,7 @@ package localstore
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"proposaldesk/app"
@@ -39,13 +40,41 @@ type Conflict struct {
 	Theirs string `json:"theirs"`
 }
 
+// record reads a proposal's record. The caller may change the Record's
+// fields but not the proposals it points to (they are shared with the
+// cache; app.Apply and Clone make new ones).
 func (t *txn) record(id int64) (*Record, bool, error) {
+	if t.recs != nil {
+		if r, staged := t.recs[id]; staged {
+			if r == nil {
+				return nil, false, nil
+			}
+			return r.copy(), true, nil
+		}
+		t.s.mu.RLock()
+		r, cached := t.s.recs[id]
+		t.s.mu.RUnlock()
+		if cached {
+			return r.copy(), true, nil
+		}
+	}
 	var r Record
 	ok, err := getJSON(t.b(bucketProposals), idKey(id), &r)
 	if err != nil || !ok {
 		return nil, ok, err
 	}
+	if t.recs != nil {
+		t.recs[id] = r.copy()
+	}
 	return &r, true, nil
+}
+
+// copy is a copy of the record that shares its proposals (never changed
+// in place) but not its conflict list.
+func (r *Record) copy() *Record {
+	c := *r
+	c.Conflicts = slices.Clone(r.Conflicts)
+	return &c
 }
 
 func errNoProposal(id int64) error {
@@ -62,6 +91,9 @@ func (t *txn) putRecordBadges(r *Record, b Badges) error {
 	if err := putJSON(t.b(bucketProposals), idKey(r.ID), r); err != nil {
 		return err
 	}
+	if t.recs != nil {
+		t.recs[r.ID] = r.copy()
+	}
 	it := itemOf(r, b)
 	if err := putJSON(t.b(bucketList), idKey(r.ID), &it); err != nil {
 		return err
@@ -75,6 +107,9 @@ func (t *txn) putRecordBadges(r *Record, b Badges) error {
 func (t *txn) deleteRecord(id int64) error {
 	if err := t.b(bucketProposals).Delete(idKey(id)); err != nil {
 		return err
+	}
+	if t.recs != nil {
+		t.recs[id] = nil
 	}
 	if err := t.b(bucketList).Delete(idKey(id)); err != nil {
 		return err
@@ -135,7 +170,8 @@ func (t *txn) rebuild(pid int64) error {
 		return t.putRecord(rec, entries)
 	}
 	view := rec.Server
-	skipped := map[uint64]bool{}
+	prev := rec.Local // holds the pending edits' effects
+	skipped, settled := map[uint64]bool{}, map[uint64]bool{}
 	for _, e := range entries {
 		if e.State == StateFailed || e.State == StateConflict {
 			skipped[e.Seq] = true
@@ -165,6 +201,15 @@ func (t *txn) rebuild(pid int64) error {
 			}
 		}
 		next, aerr := app.Apply(view, m, env)
+		if aerr != nil && app.Settled(m, prev, view) {
+			// The server copy already has what the edit did (another
+			// laptop made the same move): it is done, not refused.
+			if err := t.deleteEntry(e); err != nil {
+				return err
+			}
+			settled[e.Seq] = true
+			continue
+		}
 		if aerr != nil {
 			markFailed(e, aerr)
 			skipped[e.Seq] = true
@@ -180,6 +225,9 @@ func (t *txn) rebuild(pid int64) error {
 				return err
 			}
 		}
+	}
+	if len(settled) > 0 {
+		entries = slices.DeleteFunc(entries, func(e *Entry) bool { return settled[e.Seq] })
 	}
 	if view == nil {
 		if len(entries) == 0 {

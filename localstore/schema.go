@@ -22,9 +22,14 @@ import (
 //
 //	settings         name → JSON value (UI preferences; never secrets)
 //	outboxByProposal proposal ID ‖ seq → nothing (index)
+//
+// Version 3 adds the offline catalog (catalog.go):
+//
+//	catalog          catalog item ID → app.CatalogItem
+//	meta             catalogStoreId, catalogCursor
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 var (
 	bucketMeta             = []byte("meta")

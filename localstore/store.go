@@ -11,6 +11,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"proposaldesk/app"
 )
@@ -59,7 +60,20 @@ type Store struct {
 	mu    sync.RWMutex
 	items map[int64]ListItem // the list index, as committed
 	flat  []app.ListEntry    // what Search runs over; nil after a write
+	// recs holds a few decoded records, as committed, so that a run of
+	// edits to one big proposal does not decode it again for each.
+	// Proposals are never changed in place (app.Apply returns new ones),
+	// so readers share them; a Record itself is copied out.
+	recs map[int64]*Record
+
+	// The offline catalog's search index (catalog.go).
+	catMu  sync.Mutex
+	catGen uint64
+	catIdx catalogIndex
 }
+
+// maxCachedRecords bounds Store.recs: the proposals being worked on.
+const maxCachedRecords = 8
 
 // Open opens (creating if needed) the store at path, migrating it to the
 // current schema. It fails with ErrLocked after a second when another
@@ -79,7 +93,7 @@ func OpenWith(path string, o Options) (*Store, error) {
 		target = o.schema
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, NoSync: o.NoSync})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("%w (%s); close the other window of Proposal Desk", ErrLocked, path)
 	}
 	if err != nil {
@@ -89,7 +103,7 @@ func OpenWith(path string, o Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("localstore: %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, rand: o.Rand, items: map[int64]ListItem{}}
+	s := &Store{db: db, path: path, rand: o.Rand, items: map[int64]ListItem{}, recs: map[int64]*Record{}}
 	if target < SchemaVersion {
 		return s, nil
 	}
@@ -125,6 +139,10 @@ type txn struct {
 	s     *Store
 	tx    *bolt.Tx
 	items map[int64]*ListItem // nil: deleted
+	// recs are the records this write stored or read (nil: deleted),
+	// cached once it commits. Only writers fill the cache: they run one
+	// at a time, so what they put there is what is committed.
+	recs map[int64]*Record
 }
 
 func (s *Store) update(ctx context.Context, fn func(t *txn) error) error {
@@ -135,7 +153,7 @@ func (s *Store) update(ctx context.Context, fn func(t *txn) error) error {
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	t := &txn{s: s, items: map[int64]*ListItem{}}
+	t := &txn{s: s, items: map[int64]*ListItem{}, recs: map[int64]*Record{}}
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		t.tx = tx
 		if err := fn(t); err != nil {
@@ -149,7 +167,7 @@ func (s *Store) update(ctx context.Context, fn func(t *txn) error) error {
 	if err != nil {
 		return err
 	}
-	if len(t.items) > 0 {
+	if len(t.items) > 0 || len(t.recs) > 0 {
 		s.mu.Lock()
 		for id, it := range t.items {
 			if it == nil {
@@ -158,7 +176,22 @@ func (s *Store) update(ctx context.Context, fn func(t *txn) error) error {
 				s.items[id] = *it
 			}
 		}
-		s.flat = nil
+		if len(t.items) > 0 {
+			s.flat = nil
+		}
+		for id, r := range t.recs {
+			if r == nil {
+				delete(s.recs, id)
+				continue
+			}
+			if _, held := s.recs[id]; !held && len(s.recs) >= maxCachedRecords {
+				for old := range s.recs { // any one: the set is small
+					delete(s.recs, old)
+					break
+				}
+			}
+			s.recs[id] = r
+		}
 		s.mu.Unlock()
 	}
 	return nil

@@ -439,6 +439,16 @@ func TestFieldConflicts(t *testing.T) {
 			with(func(p *app.Proposal) { p.Areas = nil }), nil},
 		{"customer", with(func(p *app.Proposal) { p.Customer = &app.Customer{Contact: acme} }),
 			with(func(p *app.Proposal) { p.Customer = &app.Customer{Contact: bob} }), []string{"customer"}},
+		// Theirs went A→B→A: the value is the base's, the version is not.
+		{"theirs changed and came back", with(func(p *app.Proposal) { p.Name = "C" }),
+			with(func(p *app.Proposal) { p.FieldVersions = map[string]int64{"name": 9} }), []string{"name"}},
+		{"theirs came back, mine unchanged", base, with(func(p *app.Proposal) { p.FieldVersions = map[string]int64{"name": 9} }), nil},
+		{"theirs came back to mine", with(func(p *app.Proposal) { p.Name = "A" }),
+			with(func(p *app.Proposal) { p.FieldVersions = map[string]int64{"name": 9} }), nil},
+		{"another field's version moved", with(func(p *app.Proposal) { p.Name = "C" }),
+			with(func(p *app.Proposal) { p.FieldVersions = map[string]int64{"projectDescription": 9} }), nil},
+		{"an item's quantity", with(func(p *app.Proposal) { p.Areas[0].Options[0].Items = []app.Item{{ID: 5, Quantity: 2 * app.OneUnit}} }),
+			with(func(p *app.Proposal) { p.Areas[0].Options[0].Items = []app.Item{{ID: 5, Quantity: 3 * app.OneUnit}} }), nil},
 	}
 	for _, c := range cases {
 		var got []string

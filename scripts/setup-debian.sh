@@ -2,7 +2,9 @@
 # Installs what building and testing Proposal Desk needs on Debian 12:
 # the C headers of Fyne's cgo GL driver, Xvfb and friends for real-window
 # smoke tests, gnome-keyring for the real Secret Service, poppler for PDF
-# text checks. Idempotent: installs only what is missing.
+# text checks, PostgreSQL for the pgstore tests (a throwaway cluster each
+# test binary), nginx for the replicas-behind-a-proxy test. Idempotent:
+# installs only what is missing.
 set -euo pipefail
 
 pkgs=(
@@ -11,6 +13,7 @@ pkgs=(
   xvfb xauth xdotool imagemagick libgl1-mesa-dri
   dbus gnome-keyring
   poppler-utils
+  postgresql nginx-light
 )
 
 missing=()

@@ -39,14 +39,17 @@ for _ in $(seq 1 150); do
 done
 [ -f "$work/server/demo.json" ] || { echo "smoke-desktop: the demo server did not start"; cat "$work/server.log"; exit 1; }
 
-# shoot THEME NAME [ROLE [EXPORT]]: run the desktop signed in as the demo
-# user of ROLE (default Sales), wait for the report, screenshot. EXPORT=1
-# opens the export dialog (Ctrl+E) before the screenshot.
+# shoot THEME NAME [ROLE [EXPORT [CONTACT [NEW]]]]: run the desktop signed
+# in as the demo user of ROLE (default Sales), wait for the report,
+# screenshot. EXPORT=1 opens the export dialog (Ctrl+E) before the
+# screenshot; CONTACT=1 opens the new-customer form and types a first
+# name and an invalid email into it with the X keyboard, then presses
+# Enter; NEW=1 presses Ctrl+N twice (online) and types a name at once.
 shoot() {
-  local theme=$1 name=$2 role=${3:-Sales} export=${4:-}
+  local theme=$1 name=$2 role=${3:-Sales} export=${4:-} contact=${5:-} new=${6:-}
   local report="$work/report-$name.json" shot="$work/$name.png"
   rm -rf "$work/desktop-$name"
-  FYNE_THEME=$theme PD_SMOKE_REPORT="$report" PD_SMOKE_OPEN=1 PD_SMOKE_EXPORT=$export LANG=en_US.UTF-8 \
+  FYNE_THEME=$theme PD_SMOKE_REPORT="$report" PD_SMOKE_OPEN=1 PD_SMOKE_EXPORT=$export PD_SMOKE_CONTACT=$contact LANG=en_US.UTF-8 \
     xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
       timeout 90 ./bin/desktop --data "$1" --connect "$2" --demo-user "$6" >"$3" 2>&1 &
       pid=$!
@@ -56,9 +59,26 @@ shoot() {
       wid=$(xdotool search --name "Proposal Desk" | head -1)
       xdotool windowsize "$wid" 1280 800 windowmove "$wid" 0 0 2>/dev/null || true
       sleep 1
+      if [ -n "$7" ]; then
+        # The form opens with the first name focused: first name, then
+        # Tab to last name, company and email.
+        xdotool type --delay 30 "Ivy"
+        xdotool key Tab Tab Tab
+        xdotool type --delay 30 "ivy at example"
+        xdotool key Return
+        sleep 1.5
+      fi
+      if [ -n "$8" ]; then
+        cp "$4" "$4.before"
+        xdotool key ctrl+n
+        xdotool type --delay 30 "Typed at once"
+        sleep 0.5
+        xdotool key ctrl+n ctrl+n
+        sleep 2
+      fi
       import -window root "$5"
       kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
-    ' _ "$work/desktop-$name" "$work/server/demo.json" "$work/desktop-$name.log" "$report" "$shot" "$role"
+    ' _ "$work/desktop-$name" "$work/server/demo.json" "$work/desktop-$name.log" "$report" "$shot" "$role" "$contact" "$new"
   [ -f "$report" ] || { echo "smoke-desktop: the app wrote no report"; cat "$work/desktop-$name.log"; exit 1; }
   echo "smoke-desktop: $name: $(tr -d '\n' <"$report")"
   grep -q '"signedIn": true' "$report" || { echo "smoke-desktop: not signed in"; exit 1; }
@@ -67,6 +87,21 @@ shoot() {
   grep -q '"statusError"' "$report" && { echo "smoke-desktop: the status bar shows an error"; exit 1; }
   if [ -n "$export" ]; then
     grep -q '"exportOpen": true' "$report" || { echo "smoke-desktop: the export dialog did not open"; exit 1; }
+  fi
+  if [ -n "$new" ]; then
+    # Ctrl+N opened the new proposal with its name focused, kept it open
+    # when the sync gave it the server's ID, and made one more (the
+    # second Ctrl+N while it was untouched made none).
+    grep -q '"open": "Proposal [0-9]*"' "$report" || { echo "smoke-desktop: Ctrl+N did not open the new proposal"; exit 1; }
+    local before after
+    before=$(sed -n 's/.*"rows": \([0-9]*\).*/\1/p' "$report.before")
+    after=$(sed -n 's/.*"rows": \([0-9]*\).*/\1/p' "$report")
+    [ "$after" = $((before + 2)) ] || { echo "smoke-desktop: three Ctrl+N made $((after - before)) proposals, want 2"; exit 1; }
+    grep -q '"focus": "name"' "$report" || { echo "smoke-desktop: the new proposal's name has no focus"; exit 1; }
+  fi
+  if [ -n "$contact" ]; then
+    grep -q '"formMessage": "Email is not an email address."' "$report" ||
+      { echo "smoke-desktop: the new-contact form does not show the email error"; exit 1; }
   fi
   if grep -qiE 'panic|fatal' "$work/desktop-$name.log"; then
     echo "smoke-desktop: the app logged a failure"; cat "$work/desktop-$name.log"; exit 1
@@ -82,8 +117,16 @@ shoot() {
   cp "$shot" "bin/smoke-$name.png"
 }
 
+# --help names each flag's argument and logs no locale warning, even
+# under a C.UTF-8 locale (containers, CI).
+help=$(LANG=C.UTF-8 ./bin/desktop --help 2>&1)
+echo "$help" | grep -q -- '--connect FILE' || { echo "smoke-desktop: --help lacks the flags' arguments"; echo "$help"; exit 1; }
+echo "$help" | grep -qi 'error' && { echo "smoke-desktop: --help logs an error"; echo "$help"; exit 1; }
+
 shoot light workspace-light
 PD_SMOKE_ITEMS=1 shoot light proposal-items # scrolled to the first option's items
 shoot dark workspace-dark
 shoot light export-dialog Admin 1
+shoot light new-contact-error Sales "" 1
+shoot light new-proposal Sales "" "" 1
 echo "smoke-desktop: ok"

@@ -1,23 +1,36 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, vet, every package's tests with the
-# race detector, and a short run of every fuzz target. Tests that use the
-# OS keyring talk to a real gnome-keyring inside a private D-Bus session.
+# The whole test suite: formatting, vet, staticcheck, every package's
+# tests with the race detector, and a short run of every fuzz target.
+# Tests that use the OS keyring talk to a real gnome-keyring inside a
+# private D-Bus session.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fuzztime="${FUZZTIME:-10s}"
+
+# The PDF tests read their documents back with pdftotext; here a missing
+# pdftotext fails them instead of skipping (scripts/setup-debian.sh
+# installs poppler-utils).
+export PD_REQUIRE_PDFTOTEXT=1
 
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
+# staticcheck, built from the tools module so it stays out of the app's
+# go.mod: a finding fails the run like a vet error.
+(cd tools && go build -o ../bin/staticcheck honnef.co/go/tools/cmd/staticcheck)
+./bin/staticcheck ./...
 
 run_tests() {
   # cmd/desktop has no tests of its own: leaving it out spares a second
   # cold build of Fyne's cgo GL driver (with -race); the smoke test
   # below builds and runs the real binary.
   go test -race -count=1 -timeout 20m $(go list ./... | grep -v '/cmd/desktop$')
+  # The server's HTTP tests again on PostgreSQL (the storage suite and the
+  # replica tests run on it above already).
+  PD_TEST_BACKEND=postgres go test -race -count=1 -timeout 10m ./apiserver/
   # Memory measurements mean nothing under the race detector, so those
   # tests skip themselves there and run here without it.
   go test -count=1 -run 'Memory' ./sync/

@@ -1,6 +1,7 @@
 package syncer
 
 import (
+	"maps"
 	"strings"
 
 	"proposaldesk/app"
@@ -20,6 +21,9 @@ import (
 // their details through WithChangeOrders for the full documents.
 func ProposalFromDetail(d app.ProposalDetail) *app.Proposal {
 	p := &app.Proposal{Archived: d.IsArchived, Version: d.Version}
+	if len(d.FieldVersions) > 0 {
+		p.FieldVersions = maps.Clone(d.FieldVersions)
+	}
 	fs := d.FinancialSummary
 	p.Document = documentOf(&d.DocumentView, pricingView{fs.PartsDiscountType, fs.PartsDiscountPercentage,
 		fs.PartsDiscount, fs.SalesTax, fs.Currency})

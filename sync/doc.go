@@ -1,8 +1,10 @@
 // Package syncer is the desktop's side of the wire: the signed API client
-// (Client), the connection settings it is built from (Connection), the
-// OS keyring that keeps a user's API key between sessions (Keyring), and
-// the sync Engine that pushes the local outbox and pulls the server's
-// changes into the localstore, reporting State to the UI.
+// (Client: sync/apiclient, shared with the server's export command, plus
+// the proposal writes), the connection settings it is built from
+// (Connection), the OS keyring that keeps a user's API key between
+// sessions (Keyring), and the sync Engine that pushes the local outbox
+// and pulls the server's changes into the localstore, reporting State to
+// the UI.
 //
 // Engine: edits go through Engine.Edit (and CreateContact,
 // CreateLocation), which apply them locally with app's rules, queue

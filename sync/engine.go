@@ -36,6 +36,7 @@ const (
 	PhaseIdle Phase = ""
 	PhasePush Phase = "push" // sending queued edits: Done of Total entries
 	PhasePull Phase = "pull" // downloading changed proposals: Done of Total
+	// PhaseCatalog (catalog_pull.go): downloading catalog changes.
 )
 
 // State is what the UI's sync indicator shows.
@@ -109,6 +110,7 @@ type Engine struct {
 	concurrency int
 	pullChunk   int
 	dirEvery    time.Duration
+	beat        time.Duration // heartbeat period (see heartbeat.go)
 	log         *slog.Logger
 
 	// syncMu serializes syncs.
@@ -139,6 +141,7 @@ func NewEngine(st *localstore.Store, c *Client, actor app.User, opts ...EngineOp
 		concurrency: DefaultPullConcurrency,
 		pullChunk:   DefaultPullChunk,
 		dirEvery:    DefaultDirectoryRefresh,
+		beat:        DefaultHeartbeat,
 		log:         slog.New(slog.DiscardHandler),
 		request:     make(chan struct{}, 1),
 		subs:        map[int]func(State){},
@@ -157,6 +160,12 @@ func NewEngine(st *localstore.Store, c *Client, actor app.User, opts ...EngineOp
 // to the interval, and syncs at once when any request of the client
 // gets an answer again.
 func (e *Engine) Run(ctx context.Context) {
+	beat := make(chan struct{})
+	go func() {
+		defer close(beat)
+		e.heartbeat(ctx)
+	}()
+	defer func() { <-beat }()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	retry := time.Duration(0)
@@ -291,16 +300,28 @@ func (e *Engine) refreshCounts() {
 // env is the environment of a local edit: now on the server's clock
 // (the client's offset corrects a skewed laptop clock) and the actor.
 func (e *Engine) env() app.Env {
-	return app.Env{Now: e.now().Add(e.c.ClockOffset()), Actor: e.actor}
+	// The offline catalog is the rule engine's catalog (items added from it).
+	return app.Env{Now: e.now().Add(e.c.ClockOffset()), Actor: e.actor, Catalog: e.st}
 }
 
 // Edit applies m to the local view of proposal proposalID (0 for a
 // create) with the server's rules, queues it for the server and asks for
 // a sync. A rule error is an *app.Error and nothing is queued.
 func (e *Engine) Edit(ctx context.Context, proposalID int64, m app.Mutation) (*app.Proposal, error) {
+	return e.EditThen(ctx, proposalID, m, nil)
+}
+
+// EditThen is Edit calling then(p) after the edit is stored and before
+// a sync is asked for. The desktop records there the proposal it is
+// about to open (the last-open setting), so that a sync that gives a new
+// proposal the server's ID at once carries the setting along.
+func (e *Engine) EditThen(ctx context.Context, proposalID int64, m app.Mutation, then func(*app.Proposal)) (*app.Proposal, error) {
 	p, err := e.st.Edit(ctx, proposalID, m, e.env())
 	if err != nil {
 		return nil, err
+	}
+	if then != nil {
+		then(p)
 	}
 	e.queued()
 	return p, nil
@@ -379,6 +400,9 @@ func (e *Engine) SyncOnce(ctx context.Context) error {
 	err := e.push(ctx)
 	if err == nil {
 		err = e.pull(ctx)
+	}
+	if err == nil {
+		err = e.pullCatalog(ctx) // catalog_pull.go
 	}
 	if err != nil {
 		e.log.Warn("sync did not complete", "err", err)

@@ -316,7 +316,8 @@ func TestHelperDemoServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	creds, err := demo.Seed(bg, st, demo.Options{GrowTo: n})
+	catalog, _ := strconv.Atoi(os.Getenv(demoCatalogEnv)) // catalog_bench_integration_test.go
+	creds, err := demo.Seed(bg, st, demo.Options{GrowTo: n, CatalogSize: catalog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +334,7 @@ func TestHelperDemoServer(t *testing.T) {
 
 // startDemoChild starts a demo server of n proposals in a child process
 // (this test binary again); it stops at the test's cleanup.
-func startDemoChild(t *testing.T, n int) *demoServer {
+func startDemoChild(t testing.TB, n int) *demoServer {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperDemoServer$", "-test.count=1")
 	cmd.Env = append(os.Environ(), fmt.Sprint(demoChildEnv, "=", n))

@@ -225,6 +225,11 @@ func (e *Engine) refused(ctx context.Context, en *localstore.Entry, err error) e
 	if !errors.As(err, &apiErr) || !ruleKinds[kind] {
 		return &stopPush{err}
 	}
+	if en.Kind == localstore.EntryProposal && en.ProposalID > 0 && kind != app.KindPermissionDenied {
+		if done, err := e.settledOnServer(ctx, en); err != nil || done {
+			return err
+		}
+	}
 	if kind == app.KindProposalLocked && en.ProposalID > 0 {
 		// Accepted (or declined, completed) in the office: the server
 		// copy makes the proposal read-only here, and the edits that no
@@ -243,6 +248,39 @@ func (e *Engine) refused(ctx context.Context, en *localstore.Entry, err error) e
 		msg = apiErr.Error()
 	}
 	return e.st.Fail(ctx, en.Seq, kind, msg)
+}
+
+// settledOnServer settles a refused edit as done when the server's copy
+// already has its effect (app.Settled): another laptop made the same
+// move first.
+func (e *Engine) settledOnServer(ctx context.Context, en *localstore.Entry) (bool, error) {
+	m, err := en.Decode()
+	if err != nil {
+		return false, err
+	}
+	rec, err := e.st.Record(en.ProposalID)
+	if err != nil {
+		return false, err
+	}
+	got, err := e.c.GetProposal(ctx, en.ProposalID)
+	if app.KindOf(err) == app.KindNotFound {
+		return false, nil
+	}
+	if err != nil {
+		return false, stopOn(err)
+	}
+	sp := ProposalFromDetail(got.Proposal)
+	if !app.Settled(m, rec.Local, sp) {
+		return false, nil
+	}
+	if err := e.withChangeOrders(ctx, sp); err != nil {
+		return false, stopOn(err)
+	}
+	e.log.Info("sync: edit already on the server; settled as done", "seq", en.Seq, "kind", m.Kind())
+	if _, err := e.st.Ack(ctx, en.Seq, sp); err != nil {
+		return false, fmt.Errorf("acknowledge outbox entry %d: %w", en.Seq, err)
+	}
+	return true, nil
 }
 
 // refetch reads a proposal and installs it as the server copy.

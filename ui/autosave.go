@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -19,6 +20,9 @@ type field struct {
 	save func(text string) error
 	// onError shows or clears save's error.
 	onError func(err error)
+	// page is the scroll the wheel moves when the field has nothing
+	// more to show (see wheelCatcher).
+	page func() fyne.Scrollable
 
 	saved   string      // the last text saved (or loaded)
 	timer   *time.Timer // the pending debounced save
@@ -90,6 +94,12 @@ func (f *field) flush() {
 	}
 }
 
+// CreateRenderer puts a wheel catcher over the entry so that the wheel
+// scrolls the page when the field shows all its text.
+func (f *field) CreateRenderer() fyne.WidgetRenderer {
+	return withWheelCatcher(f.Entry.CreateRenderer(), f.page)
+}
+
 // FocusLost saves at once.
 func (f *field) FocusLost() {
 	f.Entry.FocusLost()
@@ -105,13 +115,25 @@ func (f *field) TypedKey(ev *fyne.KeyEvent) {
 	f.Entry.TypedKey(ev)
 }
 
-// TypedShortcut runs the app's shortcuts before the entry's own.
+// TypedShortcut runs the app's shortcuts before the entry's own, and
+// gives Ctrl+Home / Ctrl+End their usual meaning (start / end of the
+// text), which Fyne's entry lacks.
 func (f *field) TypedShortcut(s fyne.Shortcut) {
 	if f.keys != nil && f.keys(s) {
 		return
 	}
 	if f.d.handleShortcut(s) {
 		return
+	}
+	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault {
+		switch cs.KeyName {
+		case fyne.KeyEnd:
+			f.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
+			return
+		case fyne.KeyHome:
+			f.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageUp})
+			return
+		}
 	}
 	f.Entry.TypedShortcut(s)
 }

@@ -74,7 +74,7 @@ func (v *proposalView) chooseContact() {
 }
 
 // newContact creates a contact (and optionally its first location) and
-// assigns it.
+// assigns it. What was typed stays until it is accepted or canceled.
 func (v *proposalView) newContact() {
 	d := v.d
 	party := widget.NewRadioGroup([]string{string(app.PartyPerson), string(app.PartyCompany)}, nil)
@@ -82,61 +82,47 @@ func (v *proposalView) newContact() {
 	party.SetSelected(string(app.PartyPerson))
 	first, last, company := newPlainEntry(d), newPlainEntry(d), newPlainEntry(d)
 	email, phone := newPlainEntry(d), newPlainEntry(d)
-	street, city, state := newPlainEntry(d), newPlainEntry(d), newPlainEntry(d)
-	state.SetPlaceHolder("e.g. TX")
-	msg := widget.NewLabel("")
-	msg.Importance = widget.DangerImportance
-	msg.Wrapping = fyne.TextWrapWord
-	items := []*widget.FormItem{
-		widget.NewFormItem("Type", party),
-		widget.NewFormItem("First name", first), widget.NewFormItem("Last name", last),
-		widget.NewFormItem("Company", company), widget.NewFormItem("Email", email), widget.NewFormItem("Phone", phone),
-		widget.NewFormItem("Street", street), widget.NewFormItem("City", city), widget.NewFormItem("State", state),
-	}
-	form := widget.NewForm(items...)
-	var dl dialog.Dialog
-	save := func() {
+	street, city, zip := newPlainEntry(d), newPlainEntry(d), newPlainEntry(d)
+	state, abbrev := stateSelect()
+	zip.SetPlaceHolder("e.g. 78701")
+	save := func() error {
 		ctx := context.Background()
 		nc := app.NewContact{PartyType: app.PartyType(party.Selected), ContactType: app.ContactClient,
 			FirstName: strings.TrimSpace(first.Text), LastName: strings.TrimSpace(last.Text),
 			CompanyName: strings.TrimSpace(company.Text), ContactEmail: strings.TrimSpace(email.Text),
 			ContactPhone: strings.TrimSpace(phone.Text)}
 		if _, err := nc.Contact(-1); err != nil {
-			msg.SetText(explain(err))
-			return
+			return err
 		}
 		var nl *app.NewLocation
-		if s := strings.TrimSpace(street.Text); s != "" {
-			nl = &app.NewLocation{Street: s, City: strings.TrimSpace(city.Text), State: strings.TrimSpace(state.Text), Country: "US", IsPrimary: true}
+		if s := strings.TrimSpace(street.Text); s != "" || strings.TrimSpace(zip.Text) != "" || abbrev() != "" {
+			nl = &app.NewLocation{Street: s, City: strings.TrimSpace(city.Text), State: abbrev(),
+				PostalCode: strings.TrimSpace(zip.Text), Country: "US", IsPrimary: true}
 			if _, err := nl.Location(-1, -1); err != nil {
-				msg.SetText(explain(err))
-				return
+				return err
 			}
 		}
 		eng := d.sess.eng
 		c, err := eng.CreateContact(ctx, nc)
 		if err != nil {
-			msg.SetText(explain(err))
-			return
+			return err
 		}
 		if nl != nil {
 			if _, err := eng.CreateLocation(ctx, c.ID, *nl); err != nil {
-				msg.SetText(explain(err))
-				return
+				return err
 			}
 		}
-		dl.Hide()
 		v.editAndRebuild(&app.AssignContact{ID: v.p.ID, ContactID: c.ID})
+		return nil
 	}
-	body := container.NewVBox(form, msg)
-	dl = dialog.NewCustomConfirm("New contact", "Create and assign", "Cancel",
-		container.New(layout.NewGridWrapLayout(fyne.NewSize(460, 440)), body), func(ok bool) {
-			if ok {
-				save()
-			}
-		}, d.win)
-	d.showDialog(dl)
-	d.win.Canvas().Focus(first)
+	f := d.newFormDialog("New contact", "Create and assign", fyne.NewSize(480, 520), []formField{
+		{"Type", "PartyType", party},
+		{"First name", "FirstName", first}, {"Last name", "LastName", last},
+		{"Company", "CompanyName", company}, {"Email", "ContactEmail", email}, {"Phone", "ContactPhone", phone},
+		{"Street", "Street", street}, {"City", "City", city}, {"State", "State", state},
+		{"Postal code", "PostalCode", zip},
+	}, save)
+	f.show(first)
 }
 
 // locationPicker chooses among the customer's locations, or adds one.
@@ -199,30 +185,27 @@ func locationText(l app.Location) string {
 
 func (v *proposalView) newLocation(contactID int64) {
 	d := v.d
-	street, suite, city, state, zip := newPlainEntry(d), newPlainEntry(d), newPlainEntry(d), newPlainEntry(d), newPlainEntry(d)
+	street, suite, city, zip := newPlainEntry(d), newPlainEntry(d), newPlainEntry(d), newPlainEntry(d)
+	state, abbrev := stateSelect()
+	zip.SetPlaceHolder("e.g. 78701")
 	primary := widget.NewCheck("Primary location", nil)
-	msg := widget.NewLabel("")
-	msg.Importance = widget.DangerImportance
-	msg.Wrapping = fyne.TextWrapWord
-	form := widget.NewForm(widget.NewFormItem("Street", street), widget.NewFormItem("Suite", suite),
-		widget.NewFormItem("City", city), widget.NewFormItem("State", state), widget.NewFormItem("Postal code", zip),
-		widget.NewFormItem("", primary))
-	var dl dialog.Dialog
-	dl = dialog.NewCustomConfirm("New location", "Create and use", "Cancel",
-		container.New(layout.NewGridWrapLayout(fyne.NewSize(440, 320)), container.NewVBox(form, msg)), func(ok bool) {
-			if !ok {
-				return
-			}
-			nl := app.NewLocation{Street: strings.TrimSpace(street.Text), Suite: strings.TrimSpace(suite.Text),
-				City: strings.TrimSpace(city.Text), State: strings.TrimSpace(state.Text),
-				PostalCode: strings.TrimSpace(zip.Text), Country: "US", IsPrimary: primary.Checked}
-			l, err := d.sess.eng.CreateLocation(context.Background(), contactID, nl)
-			if err != nil {
-				v.showError(fmt.Errorf("new location: %w", err))
-				return
-			}
-			v.editAndRebuild(&app.AssignLocation{ID: v.p.ID, LocationID: l.ID})
-		}, d.win)
-	d.showDialog(dl)
-	d.win.Canvas().Focus(street)
+	save := func() error {
+		nl := app.NewLocation{Street: strings.TrimSpace(street.Text), Suite: strings.TrimSpace(suite.Text),
+			City: strings.TrimSpace(city.Text), State: abbrev(),
+			PostalCode: strings.TrimSpace(zip.Text), Country: "US", IsPrimary: primary.Checked}
+		if _, err := nl.Location(-1, -1); err != nil {
+			return err
+		}
+		l, err := d.sess.eng.CreateLocation(context.Background(), contactID, nl)
+		if err != nil {
+			return fmt.Errorf("new location: %w", err)
+		}
+		v.editAndRebuild(&app.AssignLocation{ID: v.p.ID, LocationID: l.ID})
+		return nil
+	}
+	f := d.newFormDialog("New location", "Create and use", fyne.NewSize(460, 380), []formField{
+		{"Street", "Street", street}, {"Suite", "Suite", suite}, {"City", "City", city},
+		{"State", "State", state}, {"Postal code", "PostalCode", zip}, {"", "", primary},
+	}, save)
+	f.show(street)
 }

@@ -266,9 +266,9 @@ func optionStatusWords() []string {
 
 func showOptionTotal(l *widget.Label, o *app.Option, cur app.Currency) {
 	total, recurring := app.OptionTotals(o)
-	text := "Option total " + formatMoney(total, cur)
+	text := "Option total " + app.FormatMoney(total, cur)
 	if recurring != 0 {
-		text += " · recurring " + formatMoney(recurring, cur)
+		text += " · recurring " + app.FormatMoney(recurring, cur)
 	}
 	if l.Text != text {
 		l.SetText(text)

@@ -207,7 +207,7 @@ func TestItemsAddEditTotals(t *testing.T) {
 		items[1].ItemType != app.ItemLabor || items[1].SellPrice != app.MustMoney("95.00") || items[2].ItemType != app.ItemFee {
 		t.Fatalf("server items %+v", items)
 	}
-	if got := app.Summarize(&sp.Document).Total; !strings.Contains(summaryText(v), formatMoney(got, app.USD)) {
+	if got := app.Summarize(&sp.Document).Total; !strings.Contains(summaryText(v), app.FormatMoney(got, app.USD)) {
 		t.Fatalf("server total %s not on screen:\n%s", got, summaryText(v))
 	}
 }
@@ -334,7 +334,7 @@ func TestOptionSelectAndDiscount(t *testing.T) {
 	// 10 % off the parts: previewed, then saved with Enter.
 	value := discountField(t, v)
 	retype(value, "10")
-	if got := summaryText(v); !strings.Contains(got, "−$30.00") || !strings.Contains(got, "$270.00") {
+	if got := summaryText(v); !strings.Contains(got, app.FormatMoney(-app.MustMoney("30.00"), app.USD)) || !strings.Contains(got, "$270.00") {
 		t.Fatalf("summary while typing the discount:\n%s", got)
 	}
 	enter(value)

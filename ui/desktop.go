@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -77,8 +78,14 @@ type Desktop struct {
 	exportBtn     *widget.Button
 	exportHint    *hoverHint
 	menuExport    []*fyne.MenuItem
-	// saveWindow debounces remembering the window size.
-	sizeTimer *time.Timer
+	// lastNew is the proposal the last NewProposal made: while it stays
+	// untouched, New proposal opens it again instead of leaving empty
+	// proposals behind.
+	lastNew int64
+	// keyringTold: the keyring problem was shown (once per run).
+	keyringTold bool
+	// form is the open form dialog (new contact, new location).
+	form *formDialog
 }
 
 // session is one signed-in user on one server.
@@ -268,6 +275,7 @@ func (d *Desktop) showWorkspace() {
 	d.win.SetContent(container.NewBorder(top, d.status.content, nil, nil, split))
 	d.syncStateChanged(s.eng.State())
 	d.list.refresh()
+	d.tellKeyring()
 	if set, err := s.st.Settings(); err == nil {
 		if set.WindowWidth > 0 && set.WindowHeight > 0 {
 			d.win.Resize(fyne.NewSize(float32(set.WindowWidth), float32(set.WindowHeight)))
@@ -278,6 +286,33 @@ func (d *Desktop) showWorkspace() {
 			}
 		}
 	}
+}
+
+// keyringHelp is what the user reads when the key cannot be kept.
+const keyringHelp = "Proposal Desk could not save your sign-in in the system keyring, so you will have to sign in again the next time you start it. " +
+	"Your proposals and unsent changes are kept on this computer either way. " +
+	"To stay signed in, make sure a keyring service is running and unlocked (GNOME Keyring or KWallet on Linux; " +
+	"Keychain on macOS; Credential Manager on Windows), then sign out and sign in again."
+
+// tellKeyring says once per run, in words, that the key lives in memory
+// only because the OS keyring is not usable.
+func (d *Desktop) tellKeyring() {
+	if d.keyringTold || d.keys.Persistent() {
+		return
+	}
+	d.keyringTold = true
+	text := keyringHelp
+	if err := d.keys.Err(); err != nil {
+		// Err is ErrKeyringUnavailable's sentence with the cause in
+		// brackets: show the cause.
+		cause := strings.TrimPrefix(err.Error(), syncer.ErrKeyringUnavailable.Error())
+		if cause = strings.Trim(strings.TrimSpace(cause), "()"); cause != "" {
+			text += "\n\nThe keyring said: " + cause + "."
+		}
+	}
+	msg := widget.NewLabel(text)
+	msg.Wrapping = fyne.TextWrapWord
+	d.showDialog(dialog.NewCustom("Your sign-in will not be remembered", "OK", container.NewGridWrap(fyne.NewSize(480, 200), msg), d.win))
 }
 
 // syncStateChanged shows a new engine state (UI goroutine).
@@ -310,14 +345,45 @@ func (d *Desktop) NewProposal() {
 	if s == nil {
 		return
 	}
-	p, err := s.eng.Edit(context.Background(), 0, &app.CreateProposal{SalesPersonID: s.user.ID})
+	d.detail.flush() // typing not saved yet counts: the proposal is not untouched
+	if v := d.detail; v.p != nil && v.id != 0 && v.id == d.lastNew && untouched(v.p) {
+		d.list.selectID(v.id)
+		v.scroll.ScrollToTop()
+		v.focusName()
+		return
+	}
+	ctx := context.Background()
+	// The last-open setting is written before the sync can send the new
+	// proposal: the sync's remap then moves it to the server's ID.
+	p, err := s.eng.EditThen(ctx, 0, &app.CreateProposal{SalesPersonID: s.user.ID}, func(p *app.Proposal) {
+		_ = s.st.UpdateSettings(ctx, func(set *localstore.Settings) { set.LastOpenProposal = p.ID })
+	})
 	if err != nil {
 		d.showError("Could not create a proposal", err)
 		return
 	}
+	d.lastNew = p.ID
 	d.list.refresh()
-	d.OpenProposal(p.ID)
+	d.detail.open(p.ID) // not OpenProposal: the setting is written
 	d.detail.focusName()
+}
+
+// untouched reports whether a proposal is as New proposal made it:
+// its default name, nothing typed or chosen yet.
+func untouched(p *app.Proposal) bool {
+	return p.Name == app.DefaultProposalName(p.Number) && p.Customer == nil && len(p.Areas) == 0 &&
+		p.ProjectDescription == "" && p.InternalNotes == ""
+}
+
+// NewCustomer opens the new-contact form for the open proposal, when
+// its customer may be changed.
+func (d *Desktop) NewCustomer() {
+	v := d.detail
+	if d.sess == nil || v == nil || v.p == nil || v.rec == nil || v.rec.ReadOnly ||
+		!d.sess.user.Role.Can(app.PermEditProposals) || app.OpAssignContact.LockedIn(v.p.Status) {
+		return
+	}
+	v.newContact()
 }
 
 // SyncNow asks for a sync at once.
@@ -421,7 +487,7 @@ func (d *Desktop) installMenu() {
 	d.win.SetMainMenu(fyne.NewMainMenu(
 		fyne.NewMenu("File", item("New proposal", fyne.KeyN, d.NewProposal), item("Sync now", fyne.KeyR, d.SyncNow),
 			fyne.NewMenuItemSeparator(), exportSearch, exportPDFs),
-		fyne.NewMenu("Edit", item("Find proposals", fyne.KeyF, d.FocusSearch)),
+		fyne.NewMenu("Edit", item("Find proposals", fyne.KeyF, d.FocusSearch), item("New customer for this proposal…", "", d.NewCustomer)),
 	))
 }
 

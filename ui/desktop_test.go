@@ -90,6 +90,10 @@ func TestSignInMessages(t *testing.T) {
 		{app.Errorf(app.KindInvalidCredentials, "x"), "email or password"},
 		{app.Errorf(app.KindEmailNotVerified, "x"), "not been verified"},
 		{app.Errorf(app.KindTimestampOutOfRange, "x"), "clock"},
+		// The lockout's waits run from a second to a quarter of an hour.
+		{&syncer.APIError{Err: app.Errorf(app.KindRateLimited, "x"), RetryAfter: 4 * time.Second}, "Wait 4 seconds"},
+		{&syncer.APIError{Err: app.Errorf(app.KindRateLimited, "x"), RetryAfter: 15 * time.Minute}, "Wait 15 minutes"},
+		{&syncer.APIError{Err: app.Errorf(app.KindRateLimited, "x")}, "Wait a little"},
 	}
 	for _, c := range cases {
 		if got := signInMessage(c.err, "https://x"); !strings.Contains(got, c.want) {
@@ -414,14 +418,6 @@ func TestDemoLogin(t *testing.T) {
 	}
 }
 
-func TestFormatMoney(t *testing.T) {
-	for in, want := range map[string]string{"0": "$0.00", "1234567.5": "$1,234,567.50", "-12.34": "−$12.34", "999": "$999.00"} {
-		if got := formatMoney(app.MustMoney(in), app.USD); got != want {
-			t.Errorf("%s: %q, want %q", in, got, want)
-		}
-	}
-}
-
 type newAreaInput struct {
 	entry  *plainEntry
 	button *widget.Button
@@ -491,12 +487,14 @@ func TestNewContactOffline(t *testing.T) {
 	if len(entries) != 8 {
 		t.Fatalf("%d entries in the new contact form", len(entries))
 	}
-	// First, last, company, email, phone, street, city, state.
+	// First, last, company, email, phone, street, city, postal code;
+	// the state comes from a list.
 	test.Type(entries[0], "Olive")
 	test.Type(entries[1], "Offline")
 	test.Type(entries[5], "1 Elm St")
 	test.Type(entries[6], "Austin")
-	test.Type(entries[7], "TX")
+	test.Type(entries[7], "78701")
+	findSelect(form, "Choose a state").SetSelected("Texas (TX)")
 	test.Tap(findButton(form, "Create and assign"))
 	p := h.d.detail.p
 	if p.Customer == nil || p.Customer.FirstName != "Olive" || !app.IsTemporaryID(p.Customer.ID) {

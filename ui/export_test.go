@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,7 +23,7 @@ import (
 	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
 	"proposaldesk/app/exportfmt"
-	"proposaldesk/app/report"
+	"proposaldesk/internal/pdftext"
 )
 
 // exportFixture makes n proposals on the server whose names carry tag:
@@ -237,7 +236,7 @@ func TestExportPDFsOffline(t *testing.T) {
 		t.Fatal(r.err)
 	}
 	client := pdfText(t, filepath.Join(dir, fmt.Sprintf("proposal-%d-client.pdf", p.Number)))
-	total := report.Money(app.Summarize(&p.Document).Total, app.USD)
+	total := app.FormatMoney(app.Summarize(&p.Document).Total, app.USD)
 	for _, want := range []string{p.Name, "Carla Client", total, "Client-facing scope"} {
 		if !strings.Contains(client, want) {
 			t.Errorf("client PDF lacks %q", want)
@@ -279,15 +278,7 @@ func TestExportPDFsOffline(t *testing.T) {
 
 func pdfText(t *testing.T, path string) string {
 	t.Helper()
-	bin, err := exec.LookPath("pdftotext")
-	if err != nil {
-		t.Skip("pdftotext not installed (scripts/setup-debian.sh installs poppler-utils)")
-	}
-	out, err := exec.Command(bin, "-enc", "UTF-8", path, "-").Output()
-	if err != nil {
-		t.Fatalf("pdftotext %s: %v", path, err)
-	}
-	return string(out)
+	return pdftext.File(t, path)
 }
 
 // A Sales user sees the export actions disabled, with app's reason; the

@@ -84,6 +84,9 @@ type harness struct {
 
 	mu    sync.Mutex
 	queue []func()
+	// autoSync runs the engine's background loop (heartbeat included)
+	// instead of syncing only when the test asks.
+	autoSync bool
 }
 
 // newHarness starts a desktop (not signed in) against the server.
@@ -113,7 +116,7 @@ func (h *harness) start(o Options) *Desktop {
 		o.Connection = &c
 	}
 	o.Do = h.enqueue
-	o.ManualSync = true
+	o.ManualSync = !h.autoSync
 	if o.SaveDelay == 0 {
 		o.SaveDelay = 30 * time.Millisecond
 	}
@@ -168,7 +171,13 @@ func (h *harness) waitFor(what string, cond func() bool) {
 // fixture user of role, then syncs once.
 func (h *harness) signIn(role app.Role) *Desktop {
 	h.t.Helper()
-	d := h.start(Options{})
+	return h.signInWith(role, Options{})
+}
+
+// signInWith is signIn with options.
+func (h *harness) signInWith(role app.Role, o Options) *Desktop {
+	h.t.Helper()
+	d := h.start(o)
 	u := h.srv.Users[role]
 	f := d.signin
 	test.Type(f.email, u.Email)
@@ -182,10 +191,22 @@ func (h *harness) signIn(role app.Role) *Desktop {
 // sync presses "Sync now" and waits for the sync to finish.
 func (h *harness) sync() syncer.State {
 	h.t.Helper()
+	return h.syncBy(func() { test.Tap(h.d.status.syncNow) })
+}
+
+// backgroundSync is a sync the user did not ask for (the periodic one):
+// the focus stays where it is.
+func (h *harness) backgroundSync() syncer.State {
+	h.t.Helper()
+	return h.syncBy(h.d.SyncNow)
+}
+
+func (h *harness) syncBy(start func()) syncer.State {
+	h.t.Helper()
 	d := h.d
 	before := d.sess.eng.State().LastSync
 	started := time.Now()
-	test.Tap(d.status.syncNow)
+	start()
 	var st syncer.State
 	h.waitFor("a sync", func() bool {
 		st = d.sess.eng.State()
@@ -303,4 +324,15 @@ func freePort(t *testing.T) string {
 	addr := l.Addr().String()
 	l.Close()
 	return addr
+}
+
+// findSelect finds a select by its placeholder under o.
+func findSelect(o fyne.CanvasObject, placeholder string) *widget.Select {
+	var found *widget.Select
+	walk(o, func(x fyne.CanvasObject) {
+		if s, ok := x.(*widget.Select); ok && s.PlaceHolder == placeholder && found == nil {
+			found = s
+		}
+	})
+	return found
 }

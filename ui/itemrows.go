@@ -142,7 +142,7 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 		tag.Importance = widget.LowImportance
 		nameCell = container.New(&columns{weights: []float32{0.3, 0.7}}, tag, row.fields[colName])
 	}
-	row.total = widget.NewLabelWithStyle(formatMoney(amount, v.p.Currency), fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
+	row.total = widget.NewLabelWithStyle(app.FormatMoney(amount, v.p.Currency), fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
 	cells := container.New(&columns{weights: weights}, nameCell)
 	for _, f := range row.fields[1:] {
 		cells.Add(f)
@@ -244,7 +244,7 @@ func (v *proposalView) showTotals(p *app.Proposal) {
 			}
 			for i, a := range app.ItemAmounts(o.Items) {
 				if r := c.rows[o.Items[i].ID]; r != nil {
-					if text := formatMoney(a, p.Currency); r.total.Text != text {
+					if text := app.FormatMoney(a, p.Currency); r.total.Text != text {
 						r.total.SetText(text) // only what changed: a refresh is not free
 					}
 				}

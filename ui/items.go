@@ -63,15 +63,15 @@ func itemsTable(items []app.ItemView, cur app.Currency, costs bool) fyne.CanvasO
 		if it.Total.IsCombinedPrice {
 			name += "  (bundle price)"
 		}
-		cells := []string{name, it.Quantity.String(), formatMoney(it.SellPrice, cur)}
+		cells := []string{name, it.Quantity.String(), app.FormatMoney(it.SellPrice, cur)}
 		if costs {
 			c := "—"
 			if it.Cost != nil {
-				c = formatMoney(*it.Cost, cur)
+				c = app.FormatMoney(*it.Cost, cur)
 			}
 			cells = append(cells, c)
 		}
-		cells = append(cells, formatMoney(it.Total.Amount, cur))
+		cells = append(cells, app.FormatMoney(it.Total.Amount, cur))
 		rows = append(rows, mk(cells, false))
 	}
 	return container.NewVBox(rows...)
@@ -138,18 +138,19 @@ func (v *proposalView) showSummary(p *app.Proposal) {
 		{"Labor", fs.LaborTotal, true},
 		{"Fees", fs.FeeTotal, true},
 		{"Subtotal", fs.ProposalSubtotal, true},
-		{"Sales tax (" + string(fs.SalesTax.TaxStatus) + ")", fs.SalesTax.Total, true},
+		{fs.SalesTax.TaxStatus.Label(), fs.SalesTax.Total, true},
 	}
 	var objs []fyne.CanvasObject
 	for _, l := range lines {
 		if !l.show {
 			continue
 		}
-		objs = append(objs, summaryLine(l.label, formatMoney(l.m, cur), false))
+		objs = append(objs, summaryLine(l.label, app.FormatMoney(l.m, cur), false))
 	}
-	objs = append(objs, widget.NewSeparator(), summaryLine("Total", formatMoney(fs.ProposalTotal, cur), true))
+	objs = append(objs, widget.NewSeparator(), summaryLine("Total", app.FormatMoney(fs.ProposalTotal, cur), true))
 	v.summary.Objects = objs
 	v.summary.Refresh()
+	v.showTaxProblem(fs.SalesTax.TaxStatus)
 }
 
 func summaryLine(label, value string, bold bool) fyne.CanvasObject {
@@ -163,8 +164,8 @@ func (v *proposalView) changeOrders() fyne.CanvasObject {
 	for i := range v.p.ChangeOrders {
 		co := &v.p.ChangeOrders[i]
 		sum := app.ChangeOrderSummaryView(co)
-		text := fmt.Sprintf("Change order %d · %s · %s · %s", co.Number, co.Name, co.Status,
-			formatMoney(sum.Total.ChangeOrderTotal, sum.Total.Currency))
+		text := fmt.Sprintf("Change order %d · %s · %s · %s", co.Number, co.Name, co.Status.Label(),
+			app.FormatMoney(sum.Total.ChangeOrderTotal, sum.Total.Currency))
 		box.Add(widget.NewButton(text, func() { v.showChangeOrder(co) }))
 	}
 	return widget.NewCard("Change orders", "read-only", box)
@@ -175,7 +176,7 @@ func (v *proposalView) showChangeOrder(co *app.ChangeOrder) {
 	cv := app.ChangeOrderDetailView(co, role.ViewOptions())
 	cur := cv.FinancialSummary.Currency
 	objs := []fyne.CanvasObject{
-		widget.NewLabel(fmt.Sprintf("Status: %s", co.Status)),
+		widget.NewLabel("Status: " + co.Status.Label()),
 	}
 	if co.ProjectDescription != "" {
 		d := widget.NewLabel(co.ProjectDescription)
@@ -191,9 +192,9 @@ func (v *proposalView) showChangeOrder(co *app.ChangeOrder) {
 		objs = append(objs, widget.NewCard(a.Name, "", box))
 	}
 	fs := cv.FinancialSummary
-	objs = append(objs, summaryLine("Subtotal", formatMoney(fs.ChangeOrderSubtotal, cur), false),
-		summaryLine("Sales tax", formatMoney(fs.SalesTax.Total, cur), false),
-		summaryLine("Change order total", formatMoney(fs.ChangeOrderTotal, cur), true))
+	objs = append(objs, summaryLine("Subtotal", app.FormatMoney(fs.ChangeOrderSubtotal, cur), false),
+		summaryLine("Sales tax", app.FormatMoney(fs.SalesTax.Total, cur), false),
+		summaryLine("Change order total", app.FormatMoney(fs.ChangeOrderTotal, cur), true))
 	content := container.NewVScroll(container.NewVBox(objs...))
 	dl := dialog.NewCustom(fmt.Sprintf("Change order %d: %s", co.Number, co.Name), "Close",
 		container.New(layout.NewGridWrapLayout(fyne.NewSize(720, 480)), content), v.d.win)

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -43,6 +44,7 @@ type listPanel struct {
 	sort     *widget.Select
 	archived *widget.Check
 	count    *widget.Label
+	empty    *widget.Label // says why no row shows
 	list     *widget.List
 	content  fyne.CanvasObject
 	top      *fyne.Container
@@ -58,15 +60,17 @@ func newListPanel(d *Desktop) *listPanel {
 	l.search.SetPlaceHolder("Search name, number, customer, company, email (Ctrl+F)")
 	l.search.OnChanged = func(s string) { l.query.SearchText = s; l.refresh() }
 	opts := []string{allStatuses}
+	var filter []app.Status // the options after allStatuses
 	for _, s := range app.Statuses {
 		if s != app.StatusUndefined {
-			opts = append(opts, string(s))
+			opts = append(opts, s.Label())
+			filter = append(filter, s)
 		}
 	}
-	l.status = widget.NewSelect(opts, func(s string) {
+	l.status = widget.NewSelect(opts, func(string) {
 		l.query.Statuses = nil
-		if s != allStatuses {
-			l.query.Statuses = []app.Status{app.Status(s)}
+		if i := l.status.SelectedIndex(); i > 0 {
+			l.query.Statuses = []app.Status{filter[i-1]}
 		}
 		l.refresh()
 	})
@@ -100,7 +104,12 @@ func newListPanel(d *Desktop) *listPanel {
 	}
 	filters := container.NewGridWithColumns(2, l.status, l.sort)
 	l.top = container.NewVBox(l.search, filters, container.NewBorder(nil, nil, l.archived, l.count))
-	l.content = container.NewBorder(l.top, nil, nil, nil, l.list)
+	l.empty = widget.NewLabel("")
+	l.empty.Alignment = fyne.TextAlignCenter
+	l.empty.Wrapping = fyne.TextWrapWord
+	l.empty.Importance = widget.LowImportance
+	l.empty.Hide()
+	l.content = container.NewBorder(l.top, nil, nil, nil, container.NewStack(l.list, container.NewVBox(l.empty)))
 	return l
 }
 
@@ -122,9 +131,25 @@ func (l *listPanel) refresh() {
 	default:
 		l.count.SetText(fmt.Sprintf("%d proposals", n))
 	}
+	l.showEmpty(n)
 	l.top.Refresh()
 	l.list.Refresh()
 	l.syncSelection()
+}
+
+// showEmpty says so when nothing is listed: no match for the search or
+// filters, or no proposals yet.
+func (l *listPanel) showEmpty(n int) {
+	switch {
+	case n > 0:
+		l.empty.Hide()
+		return
+	case strings.TrimSpace(l.query.SearchText) != "" || len(l.query.Statuses) > 0 || l.query.Archived:
+		l.empty.SetText("No proposals match this search.")
+	default:
+		l.empty.SetText("No proposals yet. Press Ctrl+N to start one.")
+	}
+	l.empty.Show()
 }
 
 // syncSelection keeps the open proposal highlighted in the list.
@@ -209,9 +234,9 @@ func (r *row) show(it *localstore.ListItem, selected bool) {
 		client = "No customer"
 	}
 	seg := r.sub.Segments[0].(*widget.TextSegment)
-	seg.Text, seg.Style.ColorName = client+" · "+string(it.Status), subColor(selected)
+	seg.Text, seg.Style.ColorName = client+" · "+it.Status.Label(), subColor(selected)
 	r.sub.Refresh()
-	r.total.SetText(formatMoney(it.Total, it.Currency))
+	r.total.SetText(app.FormatMoney(it.Total, it.Currency))
 	text, imp := badgeOf(it)
 	r.badge.SetText(text)
 	r.badge.Importance = imp
@@ -228,6 +253,8 @@ func badgeOf(it *localstore.ListItem) (string, widget.Importance) {
 		return "✕ failed", widget.DangerImportance
 	case it.Pending > 0:
 		return fmt.Sprintf("● %d unsent", it.Pending), widget.WarningImportance
+	case it.TaxStatus == app.TaxUnavailable:
+		return "⚠ no tax", widget.WarningImportance
 	}
 	return "", widget.LowImportance
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -24,21 +25,24 @@ type proposalView struct {
 	sig string // what the screen was built from (see signature)
 	ct  *contentUI
 
-	fields   []*field
-	name     *field
-	saved    *widget.Label
-	header   *fyne.Container
-	errLabel *widget.Label
-	summary  *fyne.Container
-	body     *fyne.Container
-	scroll   *container.Scroll
-	content  fyne.CanvasObject
+	fields  []*field
+	name    *field
+	saved   *widget.Label // the one save indicator (see showSaved)
+	header  *fyne.Container
+	taxWarn *widget.Label
+	summary *fyne.Container
+	body    *fyne.Container
+	scroll  *wheelScroll
+	content fyne.CanvasObject
+	// fieldErr is the last refusal of a field's save: the indicator
+	// shows it until a save succeeds.
+	fieldErr error
 }
 
 func newProposalView(d *Desktop) *proposalView {
 	v := &proposalView{d: d}
 	v.body = container.NewVBox()
-	v.scroll = container.NewVScroll(v.body)
+	v.scroll = newWheelScroll(v.body)
 	v.content = v.scroll
 	v.showEmpty()
 	return v
@@ -55,13 +59,28 @@ func (v *proposalView) showEmpty() {
 // open shows a proposal.
 func (v *proposalView) open(id int64) {
 	v.flush()
-	rec, err := v.d.sess.st.Record(id)
+	st := v.d.sess.st
+	rec, err := st.Record(id)
+	if err != nil && app.IsTemporaryID(id) {
+		// Made on this computer and sent a moment ago: the sync's remap
+		// moved the last-open setting (written before it was sent) to
+		// the server's ID.
+		if set, serr := st.Settings(); serr == nil && set.LastOpenProposal > 0 {
+			if r, rerr := st.Record(set.LastOpenProposal); rerr == nil {
+				if v.d.lastNew == id {
+					v.d.lastNew = set.LastOpenProposal
+				}
+				id, rec, err = set.LastOpenProposal, r, nil
+			}
+		}
+	}
 	if err != nil {
 		v.id, v.rec, v.p = 0, nil, nil
 		v.showEmpty()
 		return
 	}
 	v.id, v.rec, v.p = id, rec, rec.Local
+	v.fieldErr = nil
 	v.build()
 	v.scroll.ScrollToTop()
 	v.d.list.selectID(id)
@@ -105,7 +124,7 @@ func (v *proposalView) reloadIfChanged() {
 		// A proposal made offline has its server ID now: the store
 		// remapped the last-open setting to it.
 		if set, serr := st.Settings(); serr == nil && v.id < 0 && set.LastOpenProposal > 0 {
-			v.open(set.LastOpenProposal)
+			v.reopenRemapped(set.LastOpenProposal)
 			return
 		}
 		v.id, v.rec, v.p = 0, nil, nil
@@ -118,6 +137,31 @@ func (v *proposalView) reloadIfChanged() {
 	}
 	v.rec, v.p = rec, rec.Local
 	v.build()
+}
+
+// reopenRemapped shows the proposal under the ID the server gave it,
+// keeping the focus and caret of the field being typed in (a new
+// proposal's name, typically) and saving its typing under the new ID.
+func (v *proposalView) reopenRemapped(id int64) {
+	focused, row, col := -1, 0, 0
+	for i, f := range v.fields {
+		if v.d.win.Canvas().Focused() == f {
+			focused, row, col = i, f.CursorRow, f.CursorColumn
+		}
+	}
+	if v.d.lastNew == v.id {
+		v.d.lastNew = id
+	}
+	v.id = id
+	v.flush()
+	v.d.list.refresh() // the row under its new ID, for open to select
+	v.open(id)
+	if focused >= 0 && focused < len(v.fields) {
+		f := v.fields[focused]
+		v.d.win.Canvas().Focus(f)
+		f.CursorRow, f.CursorColumn = row, col
+		f.Refresh()
+	}
 }
 
 // edit applies a mutation through the engine; the local view and the
@@ -154,24 +198,39 @@ func (v *proposalView) editAndRebuild(m app.Mutation) {
 	v.build()
 }
 
+// showError shows a refused edit in the indicator (nil clears it).
 func (v *proposalView) showError(err error) {
-	if err == nil {
-		v.errLabel.SetText("")
-		v.errLabel.Hide()
-		return
-	}
-	v.errLabel.SetText("Not saved: " + explain(err))
-	v.errLabel.Show()
+	v.fieldErr = err
+	v.showSaved()
 }
 
-// showSaved is the small indicator: saved locally, and how many of this
-// proposal's edits are not on the server yet.
+// explainField is a refused edit in words: "Name is required." for a
+// field's rule, else explain's sentence.
+func explainField(err error) string {
+	var ae *app.Error
+	if errors.As(err, &ae) && len(ae.Fields) > 0 {
+		parts := make([]string, len(ae.Fields))
+		for i, f := range ae.Fields {
+			parts[i] = sentence(f.Field + " " + f.Message)
+		}
+		return strings.Join(parts, " ")
+	}
+	return explain(err)
+}
+
+// showSaved is the proposal's one save indicator, reporting the worst
+// state: a refused field first, then conflicts, refused edits, unsent
+// edits, else in sync. It sits in the header's single line, so a
+// message never moves the form.
 func (v *proposalView) showSaved() {
 	if v.saved == nil || v.d.sess == nil {
 		return
 	}
 	it, ok := v.d.sess.st.Item(v.id)
 	switch {
+	case v.fieldErr != nil:
+		v.saved.SetText("Not saved: " + explainField(v.fieldErr))
+		v.saved.Importance = widget.DangerImportance
 	case !ok:
 		v.saved.SetText("")
 	case it.Conflicts > 0:
@@ -213,22 +272,22 @@ func (v *proposalView) build() {
 	if app.IsTemporaryID(p.ID) {
 		title = "New proposal (not on the server yet)"
 	}
-	v.saved = widget.NewLabel("")
-	v.errLabel = widget.NewLabel("")
-	v.errLabel.Importance = widget.DangerImportance
-	v.errLabel.Wrapping = fyne.TextWrapWord
-	v.errLabel.Hide()
+	v.saved = widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{})
+	v.saved.Truncation = fyne.TextTruncateEllipsis
 	v.header = container.NewBorder(nil, nil,
-		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), v.saved)
+		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, v.saved)
 	objs = append(objs, v.header)
 	if b := v.banner(canEdit); b != nil {
 		objs = append(objs, b)
 	}
-	objs = append(objs, v.errLabel)
+	v.taxWarn = widget.NewLabel("")
+	v.taxWarn.Importance = widget.WarningImportance
+	v.taxWarn.Wrapping = fyne.TextWrapWord
+	objs = append(objs, v.taxWarn)
 
 	// Name.
 	v.name = v.textField(false, p.Name, locked(app.OpUpdateProposal), func(text string) error {
-		return v.edit(&app.UpdateProposal{ID: p.ID, Name: &text})
+		return v.edit(&app.UpdateProposal{ID: v.id, Name: &text})
 	})
 	form := widget.NewForm(widget.NewFormItem("Name", v.name))
 	form.Append("Salesperson", v.salespersonPicker(locked(app.OpUpdateProposal)))
@@ -239,12 +298,12 @@ func (v *proposalView) build() {
 	objs = append(objs, v.proposalActions(canEdit))
 
 	desc := v.textField(true, p.ProjectDescription, locked(app.OpSetDescription), func(text string) error {
-		return v.edit(&app.SetDescription{ID: p.ID, Description: text})
+		return v.edit(&app.SetDescription{ID: v.id, Description: text})
 	})
 	desc.SetMinRowsVisible(4)
 	objs = append(objs, heading("Project description", "client-facing: the client sees this", widget.MediumImportance), desc)
 	notes := v.textField(true, p.InternalNotes, locked(app.OpSetInternalNotes), func(text string) error {
-		return v.edit(&app.SetInternalNotes{ID: p.ID, InternalNotes: text})
+		return v.edit(&app.SetInternalNotes{ID: v.id, InternalNotes: text})
 	})
 	notes.SetMinRowsVisible(3)
 	notes.SetPlaceHolder("Gate codes, wiring notes, anything the installers need. Never shown to the client.")
@@ -263,6 +322,27 @@ func (v *proposalView) build() {
 	v.showSaved()
 }
 
+// showTaxProblem warns, near the top, when sales tax cannot be computed
+// (the location's state is not in the tax table, or there is no
+// location yet): the total would silently lack the tax otherwise.
+func (v *proposalView) showTaxProblem(st app.TaxStatus) {
+	if v.taxWarn == nil {
+		return
+	}
+	text := st.Problem()
+	if text == "" {
+		v.taxWarn.Hide()
+		return
+	}
+	v.taxWarn.SetText("⚠ " + text + ". The total has no sales tax.")
+	v.taxWarn.Importance = widget.WarningImportance
+	if st == app.TaxUndefined {
+		v.taxWarn.Importance = widget.LowImportance
+	}
+	v.taxWarn.Show()
+	v.taxWarn.Refresh()
+}
+
 // banner explains why the screen is read-only, if it is.
 func (v *proposalView) banner(canEdit bool) fyne.CanvasObject {
 	p := v.p
@@ -273,7 +353,7 @@ func (v *proposalView) banner(canEdit bool) fyne.CanvasObject {
 	case !v.d.sess.user.Role.Can(app.PermEditProposals):
 		text = fmt.Sprintf("Your role (%s) can view proposals but not change them.", v.d.sess.user.Role)
 	case p.Status.Locked():
-		text = fmt.Sprintf("This proposal is %s, so it is read-only. Installer notes, the customer and the location can still be changed.", p.Status)
+		text = fmt.Sprintf("This proposal is %s, so it is read-only. Installer notes, the customer and the location can still be changed.", p.Status.Label())
 	default:
 		return nil
 	}
@@ -294,6 +374,7 @@ func heading(title, note string, imp widget.Importance) fyne.CanvasObject {
 // screen's error line and the text stays for the user to fix.
 func (v *proposalView) textField(multi bool, text string, readOnly bool, save func(string) error) *field {
 	f := newField(v.d, multi, save)
+	f.page = func() fyne.Scrollable { return v.scroll }
 	f.load(text)
 	f.onError = v.showError
 	if readOnly {
@@ -340,18 +421,23 @@ func (v *proposalView) salespersonPicker(readOnly bool) fyne.CanvasObject {
 
 func (v *proposalView) statusPicker(canEdit bool) fyne.CanvasObject {
 	p := v.p
-	cur := widget.NewLabelWithStyle(string(p.Status), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	cur := widget.NewLabelWithStyle(p.Status.Label(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	next := p.Status.NextStatuses()
 	labels := make([]string, len(next))
 	for i, s := range next {
-		labels[i] = string(s)
+		labels[i] = s.Label()
 	}
-	move := widget.NewSelect(labels, func(s string) {
-		v.editAndRebuild(&app.ChangeStatus{ID: p.ID, Status: app.Status(s)})
+	var move *widget.Select
+	move = widget.NewSelect(labels, func(string) {
+		i := move.SelectedIndex()
+		if i < 0 {
+			return
+		}
+		v.moveStatus(next[i], func() { move.ClearSelected() })
 	})
 	move.PlaceHolder = "Move to…"
 	if len(next) == 0 {
-		move.PlaceHolder = "No moves from " + string(p.Status)
+		move.PlaceHolder = "No moves from " + p.Status.Label()
 	}
 	if !canEdit || len(next) == 0 {
 		move.Disable()

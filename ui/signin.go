@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -18,17 +19,16 @@ import (
 // signInForm connects to a server (a connection file, or its base URL,
 // app ID and secret) and signs in with email and password.
 type signInForm struct {
-	d                   *Desktop
-	conn                *syncer.Connection
-	baseURL, appID      *plainEntry
-	secret              *plainEntry
-	email, password     *plainEntry
-	button, importBtn   *widget.Button
-	message             *widget.Label
-	busy                *widget.ProgressBarInfinite
-	content             fyne.CanvasObject
-	submitting          bool
-	secretFromSavedConn bool
+	d                 *Desktop
+	conn              *syncer.Connection
+	baseURL, appID    *plainEntry
+	secret            *plainEntry
+	email, password   *plainEntry
+	button, importBtn *widget.Button
+	message           *widget.Label
+	busy              *widget.ProgressBarInfinite
+	content           fyne.CanvasObject
+	submitting        bool
 }
 
 func (d *Desktop) showSignIn(saved *savedSession) {
@@ -186,6 +186,25 @@ func exchange(d *Desktop, c syncer.Connection, email, password string) (app.User
 	return user, res.APIKey, err
 }
 
+// waitWords says how long the server asked to wait after failed
+// sign-ins (its Retry-After: seconds up to a quarter of an hour).
+func waitWords(err error) string {
+	var apiErr *syncer.APIError
+	if !errors.As(err, &apiErr) || apiErr.RetryAfter <= 0 {
+		return "Wait a little"
+	}
+	d := apiErr.RetryAfter.Round(time.Second)
+	switch {
+	case d < 2*time.Second:
+		return "Wait a second"
+	case d < time.Minute:
+		return fmt.Sprintf("Wait %d seconds", int(d.Seconds()))
+	case d < 2*time.Minute:
+		return "Wait a minute"
+	}
+	return fmt.Sprintf("Wait %d minutes", int((d + time.Minute - 1).Minutes()))
+}
+
 // signInMessage is a plain, specific sentence about a failed sign-in.
 func signInMessage(err error, baseURL string) string {
 	switch app.KindOf(err) {
@@ -196,7 +215,7 @@ func signInMessage(err error, baseURL string) string {
 	case app.KindSignatureInvalid, app.KindCredentialsMissing:
 		return "The server did not accept this app's ID and secret. Import the connection file again or ask your administrator for a new one."
 	case app.KindRateLimited:
-		return "Too many sign-in attempts. Wait a minute, then try again."
+		return "Too many sign-in attempts. " + waitWords(err) + ", then try again."
 	case app.KindPermissionDenied:
 		return "Your account's role does not allow using Proposal Desk. Ask your administrator."
 	}

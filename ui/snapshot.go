@@ -16,8 +16,12 @@ type Snapshot struct {
 	// Open is the name of the open proposal.
 	Open string `json:"open,omitempty"`
 	// ExportOpen: the export dialog is open.
-	ExportOpen bool      `json:"exportOpen,omitempty"`
-	LastSync   time.Time `json:"lastSync"`
+	ExportOpen bool `json:"exportOpen,omitempty"`
+	// Focus is "name" when the open proposal's name has the focus.
+	Focus string `json:"focus,omitempty"`
+	// FormMessage is the open form dialog's refusal, if any.
+	FormMessage string    `json:"formMessage,omitempty"`
+	LastSync    time.Time `json:"lastSync"`
 }
 
 // Snapshot describes the window (UI goroutine).
@@ -39,8 +43,14 @@ func (d *Desktop) Snapshot() Snapshot {
 		s.StatusError = d.status.errText.Text
 	}
 	s.ExportOpen = d.export != nil && d.dlg == d.export.dlg
+	if d.form != nil {
+		s.FormMessage = d.form.msg.Text
+	}
 	if d.detail != nil && d.detail.p != nil {
 		s.Open = d.detail.p.Name
+		if d.detail.name != nil && d.win.Canvas().Focused() == d.detail.name {
+			s.Focus = "name"
+		}
 	}
 	return s
 }

@@ -38,6 +38,10 @@ type Options struct {
 	// generated proposals until it has this many (also on a folder seeded
 	// before).
 	GrowTo int
+	// CatalogSize, when larger than the main account's catalog, adds
+	// generated items until it has this many (also on a folder seeded
+	// before).
+	CatalogSize int
 	// Now is the seeding time; dates are spread over the time before it.
 	// Zero means time.Now().
 	Now time.Time
@@ -166,6 +170,16 @@ func Seed(ctx context.Context, st store.Store, opts Options) (Credentials, error
 		}
 		if added > 0 {
 			log.Info("demo proposals added", "added", added, "target", opts.GrowTo, "took", time.Since(start).Round(time.Millisecond))
+		}
+	}
+	if opts.CatalogSize > 0 {
+		start := time.Now()
+		added, err := growMainCatalog(ctx, st, opts.CatalogSize)
+		if err != nil {
+			return creds, err
+		}
+		if added > 0 {
+			log.Info("demo catalog items added", "added", added, "target", opts.CatalogSize, "took", time.Since(start).Round(time.Millisecond))
 		}
 	}
 	return creds, nil
@@ -334,6 +348,13 @@ func seedFresh(ctx context.Context, st store.Store, opts Options) (Credentials, 
 		})
 		if err != nil {
 			return creds, fmt.Errorf("demo: seed account %q: %w", p.name, err)
+		}
+		size := otherCatalogSize
+		if ai == 0 {
+			size = max(MainCatalogSize, opts.CatalogSize)
+		}
+		if _, err := growCatalog(ctx, st, acct.ID, size); err != nil {
+			return creds, err
 		}
 	}
 

@@ -3,10 +3,14 @@
 // the router.
 //
 // The document lives beside this file rather than at apiserver/openapi.json
-// because go:embed cannot reach a parent directory.
+// because go:embed cannot reach a parent directory. It is generated from
+// Go (package spec: the route table, the edits' descriptions in app and
+// the view structs); regenerate it with `go generate ./apiserver/openapi`.
 package openapi
 
 import _ "embed"
+
+//go:generate go run ./spec/gen openapi.json
 
 //go:embed openapi.json
 var document []byte

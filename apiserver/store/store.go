@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"iter"
 	"time"
 
 	"proposaldesk/app"
@@ -121,6 +122,35 @@ type Tx interface {
 	// Changes returns the proposals changed after cursor ("" is the
 	// beginning) and the cursor to ask from next time.
 	Changes(cursor string) (ids []int64, next string, err error)
+
+	CatalogTx
+}
+
+// CatalogTx is the account's product catalog (issue 11): four methods a
+// backend implements; the semantics are app's (app.CatalogQuery, the CSV
+// rows of app.CatalogCSV), and the boltstore implementation is the
+// reference for another one.
+type CatalogTx interface {
+	// CatalogItem finds an item of the account (app.Catalog, so a Tx is
+	// the rule engine's catalog); another account's ID is not found.
+	CatalogItem(id int64) (app.CatalogItem, bool)
+	// SearchCatalog answers a catalog search with app.CatalogQuery's
+	// semantics exactly (order, filters, paging); count is the number of
+	// all matches. Items carry their cost: the caller applies the role's
+	// view.
+	SearchCatalog(q app.CatalogQuery) (page []app.CatalogItem, count int, err error)
+	// CatalogChanges returns at most limit changes after cursor ("" is
+	// the beginning), oldest first: the items as they are now and the IDs
+	// removed. Each item appears once, at its latest change. StoreID is
+	// left to the caller.
+	CatalogChanges(cursor string, limit int) (app.CatalogChanges, error)
+	// ImportCatalog applies checked rows in this transaction: a row whose
+	// key (app.CatalogKeyOf) the catalog holds updates that item (its ID
+	// stays), another adds one; with app.CatalogReplace the items no row
+	// named are removed. Rows are read once, as they come (a file of any
+	// length). The counts go to report; a failure leaves the transaction
+	// to be rolled back.
+	ImportCatalog(mode app.CatalogImportMode, rows iter.Seq2[app.CatalogRow, error], report *app.CatalogImportReport) error
 }
 
 // Account is a dealer's account.

@@ -68,7 +68,7 @@ func (c *CSV) Write(d *app.ProposalDetail) (int, error) {
 	}
 	n := 0
 	for _, a := range d.Areas {
-		counted := countedOption(a.Options)
+		counted := a.CountedIndex()
 		for j := range a.Options {
 			o := &a.Options[j]
 			for k := range o.Items {
@@ -138,20 +138,6 @@ func (c *CSV) itemRow(d *app.ProposalDetail, a *app.AreaView, o *app.OptionView,
 		strconv.FormatBool(it.IsTaxExempt), strconv.FormatBool(it.IsRecurringService))
 	c.row = r
 	return r
-}
-
-// countedOption is the index of the option counted in the totals: the
-// Selected one, else the first (app.CountedOption on the view).
-func countedOption(opts []app.OptionView) int {
-	for i := range opts {
-		if opts[i].Status == app.OptionSelected {
-			return i
-		}
-	}
-	if len(opts) > 0 {
-		return 0
-	}
-	return -1
 }
 
 // Text makes free text safe to open in a spreadsheet: a cell that starts

@@ -255,18 +255,6 @@ func inCombined(items []app.ItemView) []bool {
 	return out
 }
 
-func countedIndex(opts []app.OptionView) int {
-	for i := range opts {
-		if opts[i].Status == app.OptionSelected {
-			return i
-		}
-	}
-	if len(opts) > 0 {
-		return 0
-	}
-	return -1
-}
-
 func optionLabel(a *app.AreaView, i, counted int) string {
 	label := "Option " + app.FormatID(int64(i+1))
 	if len(a.Options) == 1 {
@@ -283,7 +271,7 @@ func optionLabel(a *app.AreaView, i, counted int) string {
 
 func clientArea(p *pdf, d *Document, a *app.AreaView) {
 	p.heading(a.Name, 50)
-	counted := countedIndex(a.Options)
+	counted := a.CountedIndex()
 	for i := range a.Options {
 		o := &a.Options[i]
 		p.font(true, 10.5)
@@ -300,12 +288,12 @@ func clientArea(p *pdf, d *Document, a *app.AreaView) {
 		p.font(true, 9.5)
 		p.ensure(p.lineHeight() * 2)
 		p.text(colPrice-80, p.y, "Option total")
-		p.textRight(colTotal, p.y, Money(o.Total, d.Currency))
+		p.textRight(colTotal, p.y, app.FormatMoney(o.Total, d.Currency))
 		p.y += p.lineHeight()
 		if o.TotalRecurringService != 0 {
 			p.font(false, 9)
 			p.text(colPrice-80, p.y, "Recurring services")
-			p.textRight(colTotal, p.y, Money(o.TotalRecurringService, d.Currency))
+			p.textRight(colTotal, p.y, app.FormatMoney(o.TotalRecurringService, d.Currency))
 			p.y += p.lineHeight()
 		}
 		p.space(10)
@@ -347,8 +335,8 @@ func itemTable(p *pdf, d *Document, o *app.OptionView) {
 			p.textRight(colTotal-4, y, "included")
 			p.color(black)
 		default:
-			p.textRight(colPrice, y, Money(it.SellPrice, d.Currency))
-			total := Money(it.Total.Amount, d.Currency)
+			p.textRight(colPrice, y, app.FormatMoney(it.SellPrice, d.Currency))
+			total := app.FormatMoney(it.Total.Amount, d.Currency)
 			if it.IsRecurringService {
 				total += " /recurring"
 			}
@@ -423,29 +411,26 @@ func totals(p *pdf, d *Document) {
 		label, value string
 		bold         bool
 	}
-	rows := []row{{"Parts subtotal", Money(t.PartsSubtotal, cur), false}}
+	rows := []row{{"Parts subtotal", app.FormatMoney(t.PartsSubtotal, cur), false}}
 	if t.PartsDiscount != 0 {
 		label := "Parts discount"
 		if t.DiscountType == app.DiscountPercentage {
 			label += " (" + t.DiscountPercentage.String() + "%)"
 		}
-		rows = append(rows, row{label, Money(-t.PartsDiscount, cur), false},
-			row{"Parts total", Money(t.PartsTotal, cur), false})
+		rows = append(rows, row{label, app.FormatMoney(-t.PartsDiscount, cur), false},
+			row{"Parts total", app.FormatMoney(t.PartsTotal, cur), false})
 	}
 	rows = append(rows,
-		row{"Labor", Money(t.LaborTotal, cur), false},
-		row{"Fees", Money(t.FeeTotal, cur), false},
-		row{"Subtotal", Money(t.Subtotal, cur), true})
+		row{"Labor", app.FormatMoney(t.LaborTotal, cur), false},
+		row{"Fees", app.FormatMoney(t.FeeTotal, cur), false},
+		row{"Subtotal", app.FormatMoney(t.Subtotal, cur), true})
 	tax := &t.Tax
-	switch tax.TaxStatus {
-	case app.TaxOK:
-		rows = append(rows, row{"Sales tax", Money(tax.Total, cur), false})
-	case app.TaxExempt:
-		rows = append(rows, row{"Sales tax (exempt)", Money(0, cur), false})
-	default:
-		rows = append(rows, row{"Sales tax (not yet calculated)", Money(tax.Total, cur), false})
+	taxTotal := tax.Total
+	if tax.TaxStatus == app.TaxExempt {
+		taxTotal = 0
 	}
-	rows = append(rows, row{"Total", Money(t.Total, cur), true})
+	rows = append(rows, row{tax.TaxStatus.Label(), app.FormatMoney(taxTotal, cur), false})
+	rows = append(rows, row{"Total", app.FormatMoney(t.Total, cur), true})
 
 	p.heading("Summary", float64(len(rows))*14)
 	for _, r := range rows {
@@ -469,7 +454,7 @@ func totals(p *pdf, d *Document) {
 			tax  app.Money
 		}{{"parts", c.PartsTax, c.PartsTotalTax}, {"labor", c.LaborTax, c.LaborTotalTax}, {"fees", c.FeeTax, c.FeeTotalTax}} {
 			if x.tax != 0 {
-				parts = append(parts, "on "+x.what+" "+Money(x.tax, cur)+" at "+x.rate.String()+"%")
+				parts = append(parts, "on "+x.what+" "+app.FormatMoney(x.tax, cur)+" at "+x.rate.String()+"%")
 			}
 		}
 		if len(parts) > 0 {
@@ -499,8 +484,8 @@ func recurring(p *pdf, d *Document) {
 		lines := p.wrap(it.Name, descW)
 		p.ensure(float64(len(lines)) * p.lineHeight())
 		p.textRight(colQty, p.y, Quantity(it.Quantity))
-		p.textRight(colPrice, p.y, Money(it.SellPrice, d.Currency))
-		p.textRight(colTotal-4, p.y, Money(it.TotalSell, d.Currency))
+		p.textRight(colPrice, p.y, app.FormatMoney(it.SellPrice, d.Currency))
+		p.textRight(colTotal-4, p.y, app.FormatMoney(it.TotalSell, d.Currency))
 		for _, l := range lines {
 			p.text(colDesc+4, p.y, l)
 			p.y += p.lineHeight()
@@ -510,7 +495,7 @@ func recurring(p *pdf, d *Document) {
 	p.font(true, 9.5)
 	p.ensure(p.lineHeight())
 	p.text(colPrice-80, p.y, "Recurring total")
-	p.textRight(colTotal-4, p.y, Money(r.TotalRecurringService, d.Currency))
+	p.textRight(colTotal-4, p.y, app.FormatMoney(r.TotalRecurringService, d.Currency))
 	p.y += p.lineHeight() + 12
 }
 
@@ -541,7 +526,7 @@ func payments(p *pdf, d *Document) {
 		lines := p.wrap(due, 250)
 		p.ensure(float64(max(len(lines), 1)) * p.lineHeight())
 		p.text(left+4, p.y, calc)
-		p.textRight(colTotal-4, p.y, Money(pay.Amount, d.Currency))
+		p.textRight(colTotal-4, p.y, app.FormatMoney(pay.Amount, d.Currency))
 		if len(lines) == 0 {
 			p.y += p.lineHeight()
 		}

@@ -8,34 +8,6 @@ import (
 	"proposaldesk/app"
 )
 
-// Money formats an amount for print: "$12,345.67", "-$5.00".
-func Money(m app.Money, cur app.Currency) string {
-	s := m.String()
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	whole, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	sym := cur.Symbol
-	if sym == "" {
-		sym = cur.Code + " "
-	}
-	b.WriteString(sym)
-	for i, c := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if frac != "" {
-		b.WriteByte('.')
-		b.WriteString(frac)
-	}
-	return b.String()
-}
-
 // Quantity formats a quantity without trailing zeros: "2", "1.5".
 func Quantity(q app.Quantity) string {
 	s := q.String()

@@ -61,10 +61,10 @@ const (
 
 func installerArea(p *pdf, a *app.AreaView) {
 	p.heading(a.Name, 50)
-	counted := countedIndex(a.Options)
+	counted := a.CountedIndex()
 	for i := range a.Options {
 		o := &a.Options[i]
-		label := "Option " + app.FormatID(int64(i+1)) + " · " + string(o.Status)
+		label := "Option " + app.FormatID(int64(i+1)) + " · " + o.Status.Label()
 		if i == counted {
 			label += " · counted in the proposal"
 		}

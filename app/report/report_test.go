@@ -2,24 +2,18 @@ package report
 
 import (
 	"bytes"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"proposaldesk/app"
+	"proposaldesk/internal/pdftext"
 )
 
-func TestMoney(t *testing.T) {
-	for _, c := range []struct {
-		m    app.Money
-		want string
-	}{{0, "$0.00"}, {app.MustMoney("5"), "$5.00"}, {app.MustMoney("1234567.8"), "$1,234,567.80"}, {app.MustMoney("-999.99"), "-$999.99"}, {app.MustMoney("-1000"), "-$1,000.00"}} {
-		if got := Money(c.m, app.USD); got != c.want {
-			t.Errorf("Money(%v) = %q, want %q", c.m, got, c.want)
+func TestQuantity(t *testing.T) {
+	for in, want := range map[string]string{"1.5": "1.5", "2": "2", "0.25": "0.25", "10": "10"} {
+		if got := Quantity(app.MustQuantity(in)); got != want {
+			t.Errorf("Quantity(%s) = %q, want %q", in, got, want)
 		}
-	}
-	if got := Quantity(app.MustQuantity("1.5")); got != "1.5" {
-		t.Errorf("Quantity = %q", got)
 	}
 }
 
@@ -55,17 +49,7 @@ func TestTextCoverage(t *testing.T) {
 		if err := render(&buf); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		bin, err := exec.LookPath("pdftotext")
-		if err != nil {
-			t.Skip("pdftotext not installed")
-		}
-		cmd := exec.Command(bin, "-enc", "UTF-8", "-", "-")
-		cmd.Stdin = &buf
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := string(out)
+		text := pdftext.Text(t, buf.Bytes())
 		for _, want := range []string{"Müller – Ελληνικά – Москва ??", "Zoë Ñúñez", "Élément Ωμέγα Привет", "Page 3"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s: text lacks %q", name, want)

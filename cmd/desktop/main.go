@@ -22,6 +22,7 @@ import (
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"proposaldesk/assets"
+	_ "proposaldesk/cmd/desktop/locale" // before Fyne reads the locale
 	syncer "proposaldesk/sync"
 	"proposaldesk/ui"
 )
@@ -32,10 +33,12 @@ func main() {
 	start := time.Now()
 	log.SetFlags(0)
 	log.SetPrefix("desktop: ")
-	dataDir := flag.String("data", defaultDataDir(), "folder for the local data (proposals, settings)")
-	server := flag.String("server", "", "server base URL to pre-fill on the sign-in form")
-	connect := flag.String("connect", "", "connection file (from `server apps create`) or a demo server's demo.json")
-	demoUser := flag.String("demo-user", "", "with --connect DEMO.JSON: sign in as the demo user of this role (Admin, Sales, Viewer)")
+	// A back-quoted word in a flag's usage is its argument's name.
+	dataDir := flag.String("data", defaultDataDir(), "`DIR` for the local data (proposals, settings)")
+	server := flag.String("server", "", "server base `URL` to pre-fill on the sign-in form")
+	connect := flag.String("connect", "", "connection `FILE` (from \"server apps create\") or a demo server's demo.json")
+	demoUser := flag.String("demo-user", "", "with --connect DEMO.JSON, sign in as the demo user of this `ROLE` (Admin, Sales, Viewer)")
+	flag.Usage = usage
 	flag.Parse()
 
 	opts := ui.Options{DataDir: *dataDir, Icon: fyne.NewStaticResource("icon.png", assets.Icon)}
@@ -76,9 +79,23 @@ func main() {
 		go smokeItems(d)
 	}
 	if path := os.Getenv("PD_SMOKE_REPORT"); path != "" {
-		go smokeReport(d, path, os.Getenv("PD_SMOKE_OPEN") != "", os.Getenv("PD_SMOKE_EXPORT") != "")
+		go smokeReport(d, path, os.Getenv("PD_SMOKE_OPEN") != "", os.Getenv("PD_SMOKE_EXPORT") != "", os.Getenv("PD_SMOKE_CONTACT") != "")
 	}
 	d.Window().ShowAndRun()
+}
+
+// usage prints the flags as the README writes them: --name ARG.
+func usage() {
+	w := flag.CommandLine.Output()
+	fmt.Fprintln(w, "Usage: desktop [--data DIR] [--server URL | --connect FILE] [--demo-user ROLE]")
+	flag.VisitAll(func(f *flag.Flag) {
+		arg, text := flag.UnquoteUsage(f)
+		fmt.Fprintf(w, "  --%s %s\n    \t%s", f.Name, arg, text)
+		if f.DefValue != "" {
+			fmt.Fprintf(w, " (default %q)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
 }
 
 // logWorkspace reports when the workspace first lists proposals, and
@@ -121,8 +138,10 @@ func rssMB() int {
 // smokeReport writes what the window shows to path once the app has
 // signed in and synced (or failed to sign in), for the smoke test of
 // the real binary under Xvfb. openFirst opens the first proposal, export
-// then opens the export dialog.
-func smokeReport(d *ui.Desktop, path string, openFirst, export bool) {
+// then opens the export dialog, contact the new-customer form (the
+// script types into it). The report is written again every half second,
+// so the script can read what its typing led to.
+func smokeReport(d *ui.Desktop, path string, openFirst, export, contact bool) {
 	deadline := time.Now().Add(45 * time.Second)
 	var snap ui.Snapshot
 	for time.Now().Before(deadline) {
@@ -143,9 +162,22 @@ func smokeReport(d *ui.Desktop, path string, openFirst, export bool) {
 		time.Sleep(time.Second)
 		fyne.DoAndWait(func() { snap = d.Snapshot() })
 	}
-	data, _ := json.MarshalIndent(snap, "", "  ")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		log.Print(err)
+	if contact && snap.Synced {
+		fyne.DoAndWait(d.NewCustomer)
+	}
+	for {
+		fyne.DoAndWait(func() { snap = d.Snapshot() })
+		data, _ := json.MarshalIndent(snap, "", "  ")
+		// Written aside and renamed: the script never reads half a file.
+		if err := os.WriteFile(path+".tmp", data, 0o644); err != nil {
+			log.Print(err)
+			return
+		}
+		if err := os.Rename(path+".tmp", path); err != nil {
+			log.Print(err)
+			return
+		}
+		time.Sleep(500 * time.Millisecond)
 	}
 }
 

@@ -177,7 +177,7 @@ var errNoDatabase = errors.New("no database in the data folder (run \"server ser
 
 // callAdmin runs an admin operation on the data folder: directly when no
 // server holds the database, otherwise through the server's admin socket.
-func callAdmin(ctx context.Context, data, op string, create bool, in, out any) error {
+func callAdmin(ctx context.Context, data storeFlags, op string, create bool, in, out any) error {
 	raw, err := json.Marshal(in)
 	if err != nil {
 		return err
@@ -220,7 +220,17 @@ func callAdmin(ctx context.Context, data, op string, create bool, in, out any) e
 // withStore runs local with the data folder's store when it can open it,
 // or remote with a client of the running server's admin socket when the
 // database is locked by that server.
-func withStore(ctx context.Context, data string, create bool, local func(store.Store) error, remote func(*http.Client) error) error {
+func withStore(ctx context.Context, sf storeFlags, create bool, local func(store.Store) error, remote func(*http.Client) error) error {
+	if sf.database != "" {
+		// PostgreSQL serves any number of processes: no socket needed.
+		st, err := openPostgres(ctx, sf)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		return local(st)
+	}
+	data := sf.data
 	path := filepath.Join(data, dbFile)
 	if !create {
 		if _, err := os.Stat(path); err != nil {
@@ -291,6 +301,7 @@ func startAdminSocket(data string, st store.Store, log *slog.Logger) (*adminSock
 		log.Info("admin operation", "op", r.PathValue("name"))
 		writeJSON(w, http.StatusOK, v)
 	})
+	mux.HandleFunc("POST /catalog/import", adminCatalogImport(st, log))
 	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/octet-stream")
 		w.Header().Set("Trailer", "X-Backup-Bytes, X-Backup-Error")

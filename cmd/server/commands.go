@@ -18,14 +18,8 @@ import (
 	"proposaldesk/cmd/server/internal/load"
 )
 
-func dataFlag(fs interface {
-	StringVar(*string, string, string, string)
-}, p *string) {
-	fs.StringVar(p, "data", "./data", "data `folder` (as given to serve)")
-}
-
 func cmdAccountsCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var data string
+	var data storeFlags
 	var in accountIn
 	fs := newFlags("accounts create", "accounts create --name NAME [flags]\n\nAdds a dealer account and prints its ID.", stderr)
 	dataFlag(fs, &data)
@@ -58,7 +52,8 @@ type Connection struct {
 }
 
 func cmdAppsCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var data, outFile, baseURL string
+	var data storeFlags
+	var outFile, baseURL string
 	var in appIn
 	fs := newFlags("apps create", "apps create --name NAME [--out FILE] [flags]\n\n"+
 		"Adds a client app and prints its ID and secret. The secret is shown once and\n"+
@@ -91,7 +86,7 @@ func cmdAppsCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 }
 
 func cmdUsersCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var data string
+	var data storeFlags
 	var in userIn
 	fs := newFlags("users create", "users create --account ID --email EMAIL --role ROLE [flags]\n\n"+
 		"Adds a user. Without --password (or PD_PASSWORD) a random password is made\n"+
@@ -131,7 +126,7 @@ func cmdUsersCreate(ctx context.Context, args []string, stdout, stderr io.Writer
 }
 
 func cmdUsersList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var data string
+	var data storeFlags
 	var accountID int64
 	var asJSON bool
 	fs := newFlags("users list", "users list --account ID [flags]\n\nLists the users of an account.", stderr)
@@ -163,7 +158,7 @@ func cmdUsersList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 }
 
 func cmdUsersRevokeKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var data string
+	var data storeFlags
 	var in revokeIn
 	fs := newFlags("users revoke-keys", "users revoke-keys --email EMAIL [flags]\n\n"+
 		"Revokes every API key of the user (all devices); they log in again.", stderr)
@@ -185,7 +180,8 @@ func cmdUsersRevokeKeys(ctx context.Context, args []string, stdout, stderr io.Wr
 }
 
 func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var data, out string
+	var data storeFlags
+	var out string
 	fs := newFlags("backup", "backup --out FILE [flags]\n\n"+
 		"Writes a consistent copy of the database to FILE (mode 0600), whether or not\n"+
 		"the server is running: without a server it opens the database itself; with\n"+
@@ -270,7 +266,7 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&cfg.Password, "password", "", "user password (prefer PD_PASSWORD)")
 	fs.IntVar(&cfg.Clients, "clients", 8, "concurrent clients `N`")
 	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "how long to run")
-	fs.StringVar(&cfg.Scenario, "scenario", "get", "get, list, create-area or mixed")
+	fs.StringVar(&cfg.Scenario, "scenario", "get", "get, list, create-area, mixed or catalog")
 	fs.StringVar(&cfg.SearchText, "search", "residence", "SearchText of the list scenario")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a base URL that is not loopback")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"proposaldesk/app"
-	syncer "proposaldesk/sync"
+	"proposaldesk/sync/apiclient"
 )
 
 const exportSynopsis = `export --connection-file FILE --user EMAIL --format csv|json --out PATH [filters]
@@ -75,7 +75,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(stderr, "export: --proposal and --change-order go with --format client-pdf or installer-pdf")
 		return errUsage
 	}
-	q := syncer.ExportQuery{SearchText: search, SalesPersonID: salesperson, Archived: archived}
+	q := apiclient.ExportQuery{SearchText: search, SalesPersonID: salesperson, Archived: archived}
 	for _, s := range strings.Split(statuses, ",") {
 		if strings.TrimSpace(s) == "" {
 			continue
@@ -94,19 +94,19 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		q.ModifiedAfter = t.Time
 	}
 
-	conn, err := syncer.LoadConnection(connFile)
+	conn, err := apiclient.LoadConnection(connFile)
 	if err != nil {
 		return err
 	}
 	if baseURL != "" {
 		conn.BaseURL = baseURL
 	}
-	client, err := syncer.NewClient(conn, syncer.WithUserAgent("ProposalDesk-CLI"), syncer.WithTimeout(5*time.Minute))
+	client, err := apiclient.NewClient(conn, apiclient.WithUserAgent("ProposalDesk-CLI"), apiclient.WithTimeout(5*time.Minute))
 	if err != nil {
 		return err
 	}
 	if _, err := client.Exchange(ctx, user, password); err != nil {
-		return fmt.Errorf("sign in as %s: %s", user, syncer.Explain(err))
+		return fmt.Errorf("sign in as %s: %s", user, apiclient.Explain(err))
 	}
 
 	if pdf {
@@ -143,7 +143,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// the wall time (the server decodes every proposal for each).
 	parts := []struct {
 		part, file string
-		res        syncer.ExportProgress
+		res        apiclient.ExportProgress
 		err        error
 	}{{part: "proposals", file: "proposals.csv"}, {part: "items", file: "items.csv"}}
 	pr.parts = len(parts)
@@ -170,19 +170,19 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // exportTo streams one export part into path ("-": stdout), through a
 // temporary file renamed into place only when complete.
-func exportTo(ctx context.Context, c *syncer.Client, q syncer.ExportQuery, path string, stdout io.Writer, update func(syncer.ExportProgress)) (syncer.ExportProgress, error) {
+func exportTo(ctx context.Context, c *apiclient.Client, q apiclient.ExportQuery, path string, stdout io.Writer, update func(apiclient.ExportProgress)) (apiclient.ExportProgress, error) {
 	if path == "-" {
 		p, err := c.Export(ctx, q, stdout, update)
 		return p, explainExport(err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return syncer.ExportProgress{}, err
+		return apiclient.ExportProgress{}, err
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
 	if err := tmp.Chmod(0o600); err != nil {
-		return syncer.ExportProgress{}, err
+		return apiclient.ExportProgress{}, err
 	}
 	p, err := c.Export(ctx, q, tmp, update)
 	if err != nil {
@@ -201,7 +201,7 @@ func explainExport(err error) error {
 	if err == nil {
 		return nil
 	}
-	var apiErr *syncer.APIError
+	var apiErr *apiclient.APIError
 	if errors.As(err, &apiErr) {
 		if apiErr.Kind() == app.KindPermissionDenied {
 			return fmt.Errorf("only Admin users may export: %s", apiErr.Err.Message)
@@ -224,7 +224,7 @@ type progress struct {
 	parts int
 
 	mu    gosync.Mutex
-	seen  []syncer.ExportProgress
+	seen  []apiclient.ExportProgress
 	shown bool
 }
 
@@ -239,15 +239,15 @@ func newProgress(stderr io.Writer) *progress {
 }
 
 // part is the update function of part i.
-func (p *progress) part(i int) func(syncer.ExportProgress) {
-	return func(e syncer.ExportProgress) {
+func (p *progress) part(i int) func(apiclient.ExportProgress) {
+	return func(e apiclient.ExportProgress) {
 		if !p.on {
 			return
 		}
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		if len(p.seen) < p.parts {
-			p.seen = make([]syncer.ExportProgress, p.parts)
+			p.seen = make([]apiclient.ExportProgress, p.parts)
 			for j := range p.seen {
 				p.seen[j].Total = -1
 			}

@@ -6,7 +6,10 @@
 //	server users create     add a user to an account
 //	server users list       list an account's users
 //	server users revoke-keys  revoke every API key of a user
+//	server catalog import   import an account's catalog from CSV
 //	server backup           write a consistent copy of the database
+//	server migrate          apply the PostgreSQL schema migrations
+//	server migrate-data     copy a bbolt data folder into PostgreSQL
 //	server load             load-test a running server (loopback only)
 //	server export           export proposals (CSV, JSON Lines) or a PDF via the API
 //
@@ -36,7 +39,10 @@ Commands:
   users create          add a user to an account
   users list            list the users of an account
   users revoke-keys     revoke every API key of a user
+  catalog import        import an account's catalog from a CSV file
   backup                write a consistent copy of the database
+  migrate               apply the PostgreSQL schema migrations and exit
+  migrate-data          copy a bbolt data folder into an empty PostgreSQL database
   load                  load-test a running server on loopback
   export                export proposals (CSV, JSON Lines) or one PDF, as an Admin
 
@@ -45,12 +51,14 @@ also come from the environment: PD_<FLAG NAME> in upper case with dashes
 as underscores (e.g. --public-url from PD_PUBLIC_URL); the command line
 wins.
 
-Admin commands (accounts, apps, users, backup) open the data folder
+Admin commands (accounts, apps, users, catalog, backup) open the data folder
 directly when no server is running on it. While "serve" runs, the
 database file is locked by the server, so they send the same request to
 the running server over its admin socket DATA/admin.sock instead (a Unix
 socket only the server's OS user can open; it is not reachable over the
-network).
+network). With --database (PD_DATABASE) every command, serve included,
+uses that PostgreSQL database instead of --data: any number of serve
+replicas and admin commands share it, with no socket in between.
 `
 
 func main() {
@@ -104,8 +112,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		default:
 			err = badSub(stderr, "users", s, "create, list, revoke-keys")
 		}
+	case "catalog":
+		switch s, a := sub(); s {
+		case "import":
+			err = cmdCatalogImport(ctx, a, stdout, stderr)
+		default:
+			err = badSub(stderr, "catalog", s, "import")
+		}
 	case "backup":
 		err = cmdBackup(ctx, rest, stdout, stderr)
+	case "migrate":
+		err = cmdMigrate(ctx, rest, stdout, stderr)
+	case "migrate-data":
+		err = cmdMigrateData(ctx, rest, stdout, stderr)
 	case "load":
 		err = cmdLoad(ctx, rest, stdout, stderr)
 	case "export":

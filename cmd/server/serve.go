@@ -18,8 +18,11 @@ import (
 	"time"
 
 	"proposaldesk/apiserver"
+	"proposaldesk/apiserver/connlimit"
 	"proposaldesk/apiserver/demo"
-	"proposaldesk/apiserver/store/boltstore"
+	"proposaldesk/apiserver/lockout"
+	"proposaldesk/apiserver/store"
+	"proposaldesk/apiserver/store/pgstore"
 )
 
 // Files inside the data folder.
@@ -40,16 +43,18 @@ With --demo, the first start seeds demo accounts, users and proposals and
 every start writes DATA/demo.json (mode 0600) with the listening base URL,
 the demo app's ID and secret and every demo user's password. Passwords are
 random per data folder. --demo-proposals N grows the main demo account to
-N proposals.
+N proposals, --demo-catalog N its catalog (20,000 items) to N items.
 
 Outside loopback, serve TLS (--tls-cert and --tls-key) or run behind a
-TLS-terminating proxy and set --public-url to the URL clients use.`
+TLS-terminating proxy and set --public-url to the https URL clients use;
+plain HTTP on a non-loopback address is refused unless --insecure-http.`
 
 type serveFlags struct {
-	addr, data, publicURL, tlsCert, tlsKey, logFormat string
-	demo, strict, trustForwarded                      bool
-	demoProposals                                     int
-	shutdownTimeout                                   time.Duration
+	addr, data, publicURL, tlsCert, tlsKey, logFormat     string
+	demo, strict, trustForwarded, insecureHTTP            bool
+	demoProposals, demoCatalog, maxConns, maxConnsPerAddr int
+	shutdownTimeout, idleTimeout                          time.Duration
+	db                                                    storeFlags
 }
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -59,16 +64,23 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&f.data, "data", "./data", "data `folder`")
 	fs.BoolVar(&f.demo, "demo", false, "seed demo data on first start and write DATA/demo.json")
 	fs.IntVar(&f.demoProposals, "demo-proposals", 0, "with --demo, grow the main demo account to `N` proposals")
+	fs.IntVar(&f.demoCatalog, "demo-catalog", 0, "with --demo, grow the main demo account's catalog to `N` items (it starts with 20,000)")
 	fs.StringVar(&f.publicURL, "public-url", "", "base `URL` clients use (behind a proxy); signatures are checked against it")
 	fs.BoolVar(&f.strict, "strict-signing", false, "refuse the compatibility signature over the URL without its query string")
 	fs.StringVar(&f.tlsCert, "tls-cert", "", "TLS certificate `file` (PEM); serve HTTPS with --tls-key")
 	fs.StringVar(&f.tlsKey, "tls-key", "", "TLS private key `file` (PEM)")
+	fs.BoolVar(&f.insecureHTTP, "insecure-http", false, "allow plain HTTP on a non-loopback address without TLS or an https --public-url")
 	fs.BoolVar(&f.trustForwarded, "trust-forwarded", false, "honour X-Forwarded-Proto/Host/For (only behind a proxy that sets them)")
 	fs.DurationVar(&f.shutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight requests may take to finish on shutdown")
+	fs.IntVar(&f.maxConns, "max-conns", 0, "cap on open connections (0: derived from the open-files limit; see README)")
+	fs.IntVar(&f.maxConnsPerAddr, "max-conns-per-addr", 0, "cap on open connections from one client IP (0: a quarter of --max-conns)")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", 30*time.Second, "how long an idle keep-alive connection stays open")
 	fs.StringVar(&f.logFormat, "log-format", "auto", "log format: auto (JSON unless stderr is a terminal), json or text")
+	databaseFlag(fs, &f.db)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	f.db.data = f.data
 	tuneGC()
 	if (f.tlsCert == "") != (f.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key go together")
@@ -76,17 +88,17 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if f.demoProposals > 0 && !f.demo {
 		return errors.New("--demo-proposals needs --demo")
 	}
+	if f.demoCatalog > 0 && !f.demo {
+		return errors.New("--demo-catalog needs --demo")
+	}
 	log := newLogger(stderr, f.logFormat)
 	slog.SetDefault(log)
 
 	if err := os.MkdirAll(f.data, 0o700); err != nil {
 		return err
 	}
-	st, err := boltstore.Open(filepath.Join(f.data, dbFile), boltstore.WithTimeout(2*time.Second))
+	st, err := openServeStore(ctx, f)
 	if err != nil {
-		if errors.Is(err, boltstore.ErrInUse) {
-			return fmt.Errorf("%w: is another server running on %s?", err, f.data)
-		}
 		return err
 	}
 	defer func() {
@@ -109,11 +121,17 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := checkPlainHTTP(ln.Addr(), tlsCfg != nil, f.publicURL, f.insecureHTTP); err != nil {
+		ln.Close()
+		return err
+	}
 	scheme := "http"
 	if tlsCfg != nil {
 		scheme = "https"
 		ln = tls.NewListener(ln, tlsCfg)
 	}
+	limited := connlimit.New(ln, connLimits(f, log), log)
+	ln = limited
 	baseURL := scheme + "://" + ln.Addr().String()
 	if f.publicURL != "" {
 		baseURL = f.publicURL
@@ -126,22 +144,32 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 
-	api := apiserver.New(apiserver.Config{
+	cfg := apiserver.Config{
 		PublicURL: f.publicURL, StrictSigning: f.strict, TrustForwarded: f.trustForwarded, Logger: log,
-	}, st)
+	}
+	if pg, ok := st.(*pgstore.Store); ok {
+		// Replicas share the failed sign-in counts, so the lockout holds
+		// however requests are spread over them.
+		cfg.SignInCounter = pg.SignInCounter(lockout.Default)
+	}
+	api := apiserver.New(cfg, st)
 	srv := &http.Server{
-		Handler:           api,
+		Handler:           withProbes(api, st),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      120 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
+		IdleTimeout:       f.idleTimeout,
+		ConnState:         limited.ConnState,
+		MaxHeaderBytes:    apiserver.HardMaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 
-	admin, err := startAdminSocket(f.data, st, log)
-	if err != nil {
-		log.Warn("admin socket unavailable; admin commands need the server stopped", "err", err)
+	var admin *adminSocket
+	if f.db.database == "" {
+		// On PostgreSQL admin commands open the database themselves.
+		if admin, err = startAdminSocket(f.data, st, log); err != nil {
+			log.Warn("admin socket unavailable; admin commands need the server stopped", "err", err)
+		}
 	}
 
 	sigCtx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
@@ -176,13 +204,19 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // writeDemo seeds (first start) or grows the demo data and writes
 // DATA/demo.json.
-func writeDemo(ctx context.Context, st *boltstore.Store, f serveFlags, baseURL string, log *slog.Logger) error {
-	creds, err := demo.Seed(ctx, st, demo.Options{BaseURL: baseURL, GrowTo: f.demoProposals, Logger: log})
+func writeDemo(ctx context.Context, st store.Store, f serveFlags, baseURL string, log *slog.Logger) error {
+	var creds demo.Credentials
+	var err error
+	if pg, ok := st.(*pgstore.Store); ok {
+		creds, err = seedShared(ctx, pg, f, baseURL, log)
+	} else {
+		creds, err = demo.Seed(ctx, st, demo.Options{BaseURL: baseURL, GrowTo: f.demoProposals, CatalogSize: f.demoCatalog, Logger: log})
+	}
 	if err != nil {
 		return err
 	}
 	path := filepath.Join(f.data, demoFile)
-	if !creds.Created {
+	if !creds.Created && f.db.database == "" {
 		// Passwords exist only in the demo.json of the first start.
 		var earlier demo.Credentials
 		b, err := os.ReadFile(path)
@@ -243,4 +277,24 @@ func tuneGC() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(1 << 30) // collect harder before 1 GiB rather than grow
 	}
+}
+
+// connLimits raises the open-files limit and derives the connection caps
+// from it; the flags win.
+func connLimits(f serveFlags, log *slog.Logger) connlimit.Limits {
+	nofile, err := raiseNoFile()
+	if err != nil {
+		log.Warn("cannot read or raise the open-files limit; assuming 1024", "err", err)
+		nofile = 1024
+	}
+	lim := connlimit.DefaultLimits(nofile)
+	if f.maxConns > 0 {
+		lim.Total = f.maxConns
+		lim.PerAddr = max(f.maxConns/4, 1)
+	}
+	if f.maxConnsPerAddr > 0 {
+		lim.PerAddr = f.maxConnsPerAddr
+	}
+	log.Info("connection limits", "open_files", nofile, "max_conns", lim.Total, "max_conns_per_addr", lim.PerAddr, "idle_timeout", f.idleTimeout)
+	return lim
 }

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"proposaldesk/apiserver/demo"
+	"proposaldesk/apiserver/store/pgstore/pgtest"
 	"proposaldesk/app"
 	"proposaldesk/app/signing"
 	"proposaldesk/cmd/server/internal/load"
@@ -39,7 +40,7 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := pgtest.Run(m) // the replica tests' PostgreSQL
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -65,7 +66,13 @@ func (p *proc) logs() string {
 func startServe(t *testing.T, data string, extra ...string) *proc {
 	t.Helper()
 	args := append([]string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--log-format", "json"}, extra...)
-	cmd := exec.Command(serverBin, args...)
+	return startProc(t, exec.Command(serverBin, args...))
+}
+
+// startProc runs a serve command line (perhaps wrapped, e.g. in a shell
+// that sets limits) and waits for its "listening" log line.
+func startProc(t *testing.T, cmd *exec.Cmd) *proc {
+	t.Helper()
 	cmd.Env = os.Environ()
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

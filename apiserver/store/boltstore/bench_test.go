@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"proposaldesk/apiserver/store"
+	"proposaldesk/apiserver/store/storetest"
 	"proposaldesk/app"
 )
 
@@ -19,8 +20,8 @@ func benchStore(b *testing.B, n int, opts ...Option) (*Store, int64, []int64) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := newGen(42)
-	ps := g.putRandom(b, s, acct.ID, n)
+	g := storetest.NewGen(42)
+	ps := g.PutRandom(b, s, acct.ID, n)
 	ids := make([]int64, 0, len(ps))
 	for id := range ps {
 		ids = append(ids, id)
@@ -32,7 +33,7 @@ func benchStore(b *testing.B, n int, opts ...Option) (*Store, int64, []int64) {
 // realistic is a proposal of the size a dealer makes: 8 areas of 2
 // options of 6 items, with notes.
 func realistic(tx store.Tx) *app.Proposal {
-	p := newProposal(tx, "Lake house theater and whole-home audio", &app.Contact{ID: 5, PartyType: app.PartyPerson, FirstName: "Ann", LastName: "Smith"})
+	p := storetest.NewProposal(tx, "Lake house theater and whole-home audio", &app.Contact{ID: 5, PartyType: app.PartyPerson, FirstName: "Ann", LastName: "Smith"})
 	p.ProjectDescription = string(make([]byte, 2000))
 	for a := range 8 {
 		area := app.Area{ID: tx.NextID(), Name: fmt.Sprint("Area ", a)}

@@ -47,8 +47,8 @@ func TestPutProposalAlwaysMovesTheVersion(t *testing.T) {
 	f := newFixture(t)
 	var versions []int64
 	for _, name := range []string{"Second", "Third"} {
-		err := f.s.Update(ctx, f.a, func(tx store.Tx) error {
-			p, err := tx.Proposal(f.proposalA)
+		err := f.S.Update(ctx, f.A, func(tx store.Tx) error {
+			p, err := tx.Proposal(f.ProposalA)
 			if err != nil {
 				return err
 			}
@@ -58,8 +58,8 @@ func TestPutProposalAlwaysMovesTheVersion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.s.View(ctx, f.a, func(tx store.Tx) error {
-			p, _ := tx.Proposal(f.proposalA)
+		f.S.View(ctx, f.A, func(tx store.Tx) error {
+			p, _ := tx.Proposal(f.ProposalA)
 			versions = append(versions, p.Version)
 			return nil
 		})
@@ -68,13 +68,13 @@ func TestPutProposalAlwaysMovesTheVersion(t *testing.T) {
 		t.Errorf("versions after two plain puts = %v, want two consecutive, rising", versions)
 	}
 	// A writer that already moved the version (app.Apply) keeps its own.
-	f.s.Update(ctx, f.a, func(tx store.Tx) error {
-		p, _ := tx.Proposal(f.proposalA)
+	f.S.Update(ctx, f.A, func(tx store.Tx) error {
+		p, _ := tx.Proposal(f.ProposalA)
 		p.Version += 5
 		return tx.PutProposal(p)
 	})
-	f.s.View(ctx, f.a, func(tx store.Tx) error {
-		if p, _ := tx.Proposal(f.proposalA); p.Version != versions[1]+5 {
+	f.S.View(ctx, f.A, func(tx store.Tx) error {
+		if p, _ := tx.Proposal(f.ProposalA); p.Version != versions[1]+5 {
 			t.Errorf("version = %d, want %d", p.Version, versions[1]+5)
 		}
 		return nil

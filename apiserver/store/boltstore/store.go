@@ -143,6 +143,10 @@ type Store struct {
 	cache map[int64]*listCache
 
 	decoded decodeCaches
+
+	// catIdx is each account's catalog search index (catalog.go).
+	catMu  sync.Mutex
+	catIdx map[int64]catalogIndex
 }
 
 // decodeCaches hold decoded records (see decodeCache).
@@ -185,7 +189,11 @@ func Open(path string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: cfg.timeout, NoSync: cfg.noSync, FreelistType: bolt.FreelistMapType})
+	// InitialMmapSize: the file is mapped 1 GiB at a time (address space,
+	// not memory), so a large write transaction (a catalog import) does not
+	// remap and copy every dirty node to the heap each time the file grows.
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: cfg.timeout, NoSync: cfg.noSync, FreelistType: bolt.FreelistMapType,
+		InitialMmapSize: 1 << 30})
 	if err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: %w (waited %s for its lock)", path, ErrInUse, cfg.timeout)

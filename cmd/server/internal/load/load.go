@@ -30,10 +30,11 @@ const (
 	ScenarioList       = "list"        // GET the list with a text search
 	ScenarioCreateArea = "create-area" // POST an area to the client's own proposal
 	ScenarioMixed      = "mixed"       // 70% get, 20% list, 10% create-area
+	ScenarioCatalog    = "catalog"     // GET the catalog search as a picker types (catalog.go)
 )
 
 // Scenarios lists the valid scenario names.
-var Scenarios = []string{ScenarioGet, ScenarioList, ScenarioCreateArea, ScenarioMixed}
+var Scenarios = []string{ScenarioGet, ScenarioList, ScenarioCreateArea, ScenarioMixed, ScenarioCatalog}
 
 // Config is one load run.
 type Config struct {
@@ -62,12 +63,16 @@ type Result struct {
 	Elapsed    time.Duration  `json:"elapsed"`
 	Requests   int            `json:"requests"`
 	Errors     int            `json:"errors"`
-	ErrorKinds map[string]int `json:"errorKinds"` // "HTTP 409", "transport"
-	Throughput float64        `json:"throughput"` // successful+failed requests per second
-	P50        time.Duration  `json:"p50"`
-	P90        time.Duration  `json:"p90"`
-	P99        time.Duration  `json:"p99"`
-	Max        time.Duration  `json:"max"`
+	ErrorKinds map[string]int `json:"errorKinds"` // "HTTP 409", "transport", "bad response"
+	// ErrorSamples holds the first error of each kind (the server's
+	// errorCode and message, or the transport error), so a run that
+	// failed says why.
+	ErrorSamples map[string]string `json:"errorSamples"`
+	Throughput   float64           `json:"throughput"` // successful+failed requests per second
+	P50          time.Duration     `json:"p50"`
+	P90          time.Duration     `json:"p90"`
+	P99          time.Duration     `json:"p99"`
+	Max          time.Duration     `json:"max"`
 }
 
 // String is the human report.
@@ -86,6 +91,11 @@ func (r Result) String() string {
 		fmt.Fprintf(&b, "  %s: %d", k, r.ErrorKinds[k])
 	}
 	b.WriteByte('\n')
+	for _, k := range keys {
+		if sample := r.ErrorSamples[k]; sample != "" {
+			fmt.Fprintf(&b, "  first %s: %s\n", k, sample)
+		}
+	}
 	return b.String()
 }
 
@@ -230,10 +240,16 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 	}
 
+	if cfg.Scenario == ScenarioCatalog {
+		if err := warmCatalog(ctx, c); err != nil {
+			return Result{}, err
+		}
+	}
+
 	type workerResult struct {
-		lat    []time.Duration
-		errors map[string]int
-		err    error
+		lat     []time.Duration
+		errors  map[string]int
+		samples map[string]string // the first error of each kind
 	}
 	results := make([]workerResult, cfg.Clients)
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
@@ -244,22 +260,22 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	for w := range cfg.Clients {
 		wg.Go(func() {
 			res := &results[w]
-			res.errors = map[string]int{}
+			res.errors, res.samples = map[string]int{}, map[string]string{}
 			r := rand.New(rand.NewPCG(uint64(w), uint64(start.UnixNano())))
 			wk := &worker{c: c, cfg: &cfg, id: w, r: r, ids: ids, userID: userID}
 			for time.Now().Before(deadline) {
 				t0 := time.Now()
-				status, err := wk.one(runCtx)
+				status, body, err := wk.one(runCtx)
 				d := time.Since(t0)
 				if runCtx.Err() != nil && err != nil {
 					break // cut off by the end of the run: not a server error
 				}
 				res.lat = append(res.lat, d)
-				switch {
-				case err != nil:
-					res.errors["transport"]++
-				case status < 200 || status > 299:
-					res.errors[fmt.Sprintf("HTTP %d", status)]++
+				if kind, sample := classify(status, body, err); kind != "" {
+					res.errors[kind]++
+					if _, seen := res.samples[kind]; !seen {
+						res.samples[kind] = sample
+					}
 				}
 			}
 		})
@@ -267,13 +283,17 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	wg.Wait()
 	elapsed := time.Since(start)
 
-	out := Result{Scenario: cfg.Scenario, Clients: cfg.Clients, Elapsed: elapsed, ErrorKinds: map[string]int{}}
+	out := Result{Scenario: cfg.Scenario, Clients: cfg.Clients, Elapsed: elapsed,
+		ErrorKinds: map[string]int{}, ErrorSamples: map[string]string{}}
 	var all []time.Duration
 	for _, res := range results {
 		all = append(all, res.lat...)
 		for k, v := range res.errors {
 			out.ErrorKinds[k] += v
 			out.Errors += v
+			if _, seen := out.ErrorSamples[k]; !seen {
+				out.ErrorSamples[k] = res.samples[k]
+			}
 		}
 	}
 	out.Requests = len(all)
@@ -341,8 +361,33 @@ type worker struct {
 	seq      int
 }
 
-// one sends one request of the scenario.
-func (w *worker) one(ctx context.Context) (int, error) {
+// errBadResponse marks a 2xx answer the worker could not use.
+var errBadResponse = errors.New("bad response")
+
+// classify is the error kind of one request and a sample of it for the
+// report; "" when it succeeded.
+func classify(status int, body []byte, err error) (kind, sample string) {
+	switch {
+	case errors.Is(err, errBadResponse):
+		return "bad response", err.Error()
+	case err != nil:
+		return "transport", err.Error()
+	case status < 200 || status > 299:
+		var e struct {
+			ErrorCode string `json:"errorCode"`
+			Message   string `json:"message"`
+		}
+		if json.Unmarshal(body, &e) == nil && e.ErrorCode != "" {
+			return fmt.Sprintf("HTTP %d", status), e.ErrorCode + ": " + e.Message
+		}
+		return fmt.Sprintf("HTTP %d", status), truncate(body)
+	}
+	return "", ""
+}
+
+// one sends one request of the scenario and returns the answer's status
+// and body.
+func (w *worker) one(ctx context.Context) (int, []byte, error) {
 	switch w.cfg.Scenario {
 	case ScenarioGet:
 		return w.get(ctx)
@@ -350,6 +395,8 @@ func (w *worker) one(ctx context.Context) (int, error) {
 		return w.list(ctx)
 	case ScenarioCreateArea:
 		return w.createArea(ctx)
+	case ScenarioCatalog:
+		return w.catalog(ctx)
 	default:
 		switch n := w.r.IntN(10); {
 		case n < 7:
@@ -362,41 +409,38 @@ func (w *worker) one(ctx context.Context) (int, error) {
 	}
 }
 
-func (w *worker) get(ctx context.Context) (int, error) {
+func (w *worker) get(ctx context.Context) (int, []byte, error) {
 	id := w.ids[w.r.IntN(len(w.ids))]
-	status, _, err := w.c.do(ctx, http.MethodGet, "/public/proposals/"+strconv.FormatInt(id, 10), nil)
-	return status, err
+	return w.c.do(ctx, http.MethodGet, "/public/proposals/"+strconv.FormatInt(id, 10), nil)
 }
 
-func (w *worker) list(ctx context.Context) (int, error) {
+func (w *worker) list(ctx context.Context) (int, []byte, error) {
 	q := url.Values{"SearchText": {w.cfg.SearchText}, "PageNumber": {strconv.Itoa(1 + w.r.IntN(3))}}
-	status, _, err := w.c.do(ctx, http.MethodGet, "/public/proposals?"+q.Encode(), nil)
-	return status, err
+	return w.c.do(ctx, http.MethodGet, "/public/proposals?"+q.Encode(), nil)
 }
 
 // createArea adds an area to the worker's own proposal. When the current
 // proposal is full (or at the start) it first creates a new one; that
 // request's latency then includes the create, once every
 // AreasPerProposal areas.
-func (w *worker) createArea(ctx context.Context) (int, error) {
+func (w *worker) createArea(ctx context.Context) (int, []byte, error) {
 	if w.proposal == 0 || w.areas >= w.cfg.AreasPerProposal {
 		name := fmt.Sprintf("Load test %d-%d", w.id, w.seq)
 		status, body, err := w.c.do(ctx, http.MethodPost, "/public/proposals",
 			map[string]any{"SalesPersonId": w.userID, "Name": name})
 		if err != nil || status != http.StatusOK {
-			return status, err
+			return status, body, err
 		}
 		var p struct {
 			ID int64 `json:"id"`
 		}
 		if err := json.Unmarshal(body, &p); err != nil || p.ID == 0 {
-			return 0, fmt.Errorf("create proposal: bad response")
+			return status, body, fmt.Errorf("create proposal: %w: %s", errBadResponse, truncate(body))
 		}
 		w.proposal, w.areas = p.ID, 0
 	}
 	w.seq++
 	w.areas++
-	status, _, err := w.c.do(ctx, http.MethodPost, "/public/proposals/"+strconv.FormatInt(w.proposal, 10)+"/area",
+	return w.c.do(ctx, http.MethodPost, "/public/proposals/"+strconv.FormatInt(w.proposal, 10)+"/area",
 		map[string]any{"Name": fmt.Sprintf("Room %d-%d", w.id, w.seq)})
-	return status, err
 }

@@ -2,9 +2,13 @@ package load
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +17,29 @@ import (
 	"proposaldesk/apiserver/store/boltstore"
 	"proposaldesk/app"
 )
+
+func TestClassify(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		status       int
+		body         string
+		err          error
+		kind, sample string
+	}{
+		{"ok", 200, `{"id":1}`, nil, "", ""},
+		{"no content", 204, ``, nil, "", ""},
+		{"contract error", 409, `{"errorCode":"ProposalLocked","message":"Proposal 3 is Accepted."}`, nil,
+			"HTTP 409", "ProposalLocked: Proposal 3 is Accepted."},
+		{"proxy page", 502, `<html>Bad gateway</html>`, nil, "HTTP 502", "<html>Bad gateway</html>"},
+		{"transport", 0, ``, errors.New("connection refused"), "transport", "connection refused"},
+		{"bad response", 200, `{}`, fmt.Errorf("create proposal: %w", errBadResponse), "bad response", "create proposal: bad response"},
+	} {
+		kind, sample := classify(c.status, []byte(c.body), c.err)
+		if kind != c.kind || sample != c.sample {
+			t.Errorf("%s: %q %q, want %q %q", c.name, kind, sample, c.kind, c.sample)
+		}
+	}
+}
 
 func TestPercentile(t *testing.T) {
 	var d []time.Duration
@@ -48,17 +75,7 @@ func TestCheckLoopback(t *testing.T) {
 // TestRunAgainstServer runs every scenario briefly against a real
 // in-process server on loopback with the demo data.
 func TestRunAgainstServer(t *testing.T) {
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "load.db"), boltstore.WithNoSync())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	creds, err := demo.Seed(context.Background(), st, demo.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(apiserver.New(apiserver.Config{Logger: slog.New(slog.DiscardHandler)}, st))
-	defer srv.Close()
+	srv, creds := startDemoServer(t)
 	sales, ok := creds.User(demo.MainAccountName, app.RoleSales, true)
 	if !ok {
 		t.Fatal("no sales user")
@@ -66,7 +83,7 @@ func TestRunAgainstServer(t *testing.T) {
 	for _, sc := range []struct {
 		name string
 		d    time.Duration
-	}{{ScenarioMixed, time.Second}, {ScenarioGet, 300 * time.Millisecond}, {ScenarioList, 300 * time.Millisecond}, {ScenarioCreateArea, 300 * time.Millisecond}} {
+	}{{ScenarioMixed, time.Second}, {ScenarioGet, 300 * time.Millisecond}, {ScenarioList, 300 * time.Millisecond}, {ScenarioCreateArea, 300 * time.Millisecond}, {ScenarioCatalog, 300 * time.Millisecond}} {
 		res, err := Run(context.Background(), Config{
 			BaseURL: srv.URL, AppID: creds.AppID, AppSecret: creds.AppSecret,
 			User: sales.Email, Password: sales.Password, Clients: 4, Duration: sc.d, Scenario: sc.name,
@@ -79,11 +96,58 @@ func TestRunAgainstServer(t *testing.T) {
 		if res.Requests < 1 {
 			t.Errorf("%s: only %d requests", sc.name, res.Requests)
 		}
-		if res.Errors != 0 {
-			t.Errorf("%s: %d errors: %v", sc.name, res.Errors, res.ErrorKinds)
+		if res.Errors != 0 || len(res.ErrorSamples) != 0 {
+			t.Errorf("%s: %d errors: %v %v", sc.name, res.Errors, res.ErrorKinds, res.ErrorSamples)
 		}
 		if !(0 < res.P50 && res.P50 <= res.P90 && res.P90 <= res.P99 && res.P99 <= res.Max) {
 			t.Errorf("%s: percentiles out of order: %s", sc.name, res)
 		}
 	}
+}
+
+// TestRunRecordsServerErrors has a Viewer, who may not create proposals,
+// run create-area: every request is refused, and the report counts them
+// and says why.
+func TestRunRecordsServerErrors(t *testing.T) {
+	srv, creds := startDemoServer(t)
+	viewer, ok := creds.User(demo.MainAccountName, app.RoleViewer, true)
+	if !ok {
+		t.Fatal("no viewer")
+	}
+	res, err := Run(context.Background(), Config{
+		BaseURL: srv.URL, AppID: creds.AppID, AppSecret: creds.AppSecret,
+		User: viewer.Email, Password: viewer.Password, Clients: 2, Duration: time.Second,
+		Scenario: ScenarioCreateArea,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kind := fmt.Sprintf("HTTP %d", http.StatusForbidden)
+	if res.Requests == 0 || res.Errors != res.Requests || res.ErrorKinds[kind] != res.Requests {
+		t.Fatalf("%d requests, %d errors %v; want every one %s", res.Requests, res.Errors, res.ErrorKinds, kind)
+	}
+	if got := res.ErrorSamples[kind]; !strings.HasPrefix(got, string(app.KindPermissionDenied)+": ") {
+		t.Errorf("sample of %s = %q, want the server's PermissionDenied message", kind, got)
+	}
+	if !strings.Contains(res.String(), "first "+kind+": "+res.ErrorSamples[kind]) {
+		t.Errorf("the report does not show the sample:\n%s", res)
+	}
+}
+
+// startDemoServer is a real in-process server on loopback with the demo
+// data, closed when the test ends.
+func startDemoServer(t *testing.T) (*httptest.Server, demo.Credentials) {
+	t.Helper()
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "load.db"), boltstore.WithNoSync())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	creds, err := demo.Seed(context.Background(), st, demo.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(apiserver.New(apiserver.Config{Logger: slog.New(slog.DiscardHandler)}, st))
+	t.Cleanup(srv.Close)
+	return srv, creds
 }

@@ -1,0 +1,24 @@
+package store
+
+import "proposaldesk/app"
+
+// Sink receives a whole data set, record by record, to copy it from one
+// backend to another (server migrate-data: bbolt to PostgreSQL). Every ID,
+// number counter, feed position and the store ID arrive as they are, so
+// clients' cursors and caches stay valid across the copy.
+type Sink interface {
+	SetStoreID(id string) error
+	// SetLastID is the last ID NextID handed out.
+	SetLastID(id int64) error
+	PutApp(a App) error
+	// PutAccount: numbers is how many proposal numbers NextNumber handed
+	// out, feedSeq the account's last changes-feed position.
+	PutAccount(a Account, numbers, feedSeq int64) error
+	PutUser(u UserRecord) error
+	PutKey(k APIKey) error
+	PutContact(accountID int64, c app.Contact) error
+	PutLocation(accountID int64, l app.ContactLocation) error
+	// PutProposal: feedSeq is the proposal's position in the feed.
+	PutProposal(accountID int64, p *app.Proposal, feedSeq int64) error
+	PutIdempotency(accountID int64, r IdempotencyRecord) error
+}

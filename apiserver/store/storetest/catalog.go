@@ -1,0 +1,233 @@
+package storetest
+
+import (
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"proposaldesk/apiserver/store"
+	"proposaldesk/app"
+	"proposaldesk/app/catalogdemo"
+)
+
+// The catalog's storage: import (merge, replace, all or nothing), search
+// equal to app.CatalogQuery's reference, the changes feed, scoping.
+
+// importItems imports items into the account and returns the report.
+func ImportItems(t testing.TB, s store.Store, acct int64, mode app.CatalogImportMode, items []app.CatalogItem) app.CatalogImportReport {
+	t.Helper()
+	rep := app.CatalogImportReport{Mode: mode}
+	err := s.Update(ctx, acct, func(tx store.Tx) error {
+		return tx.ImportCatalog(mode, app.CatalogRowsOf(items), &rep)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func SearchIDs(t testing.TB, s store.Store, acct int64, q app.CatalogQuery) ([]int64, int) {
+	t.Helper()
+	var ids []int64
+	var count int
+	err := s.View(ctx, acct, func(tx store.Tx) error {
+		page, n, err := tx.SearchCatalog(q)
+		for _, it := range page {
+			ids = append(ids, it.ID)
+		}
+		count = n
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids, count
+}
+
+func testCatalogImportMergeReplaceAndFeed(t *testing.T, be Backend) {
+	f := NewFixture(t, be)
+	items := catalogdemo.Generate(50)
+	rep := ImportItems(t, f.S, f.A, app.CatalogMerge, items)
+	if rep.Added != 50 || rep.Updated+rep.Unchanged+rep.Deleted != 0 {
+		t.Fatalf("first import %+v", rep)
+	}
+	ids, count := SearchIDs(t, f.S, f.A, app.CatalogQuery{PageNumber: 1, PageSize: 200})
+	if count != 50 || len(ids) != 50 {
+		t.Fatalf("search after import: %d items, count %d", len(ids), count)
+	}
+	feed := changesAll(t, f.S, f.A, "", 7)
+	if len(feed.Items) != 50 || len(feed.DeletedIDs) != 0 || feed.ItemCount != 50 {
+		t.Fatalf("feed: %d items, %d deleted, count %d", len(feed.Items), len(feed.DeletedIDs), feed.ItemCount)
+	}
+	cursor := feed.Cursor
+
+	// Merge: one changed price, one new item; the rest unchanged.
+	changed := slices.Clone(items[:10])
+	changed[3].SellPrice += 100
+	changed = append(changed, app.CatalogItem{ItemType: app.ItemFee, Name: "New fee", PartNumber: "FEE-NEW", SellPrice: 500})
+	rep = ImportItems(t, f.S, f.A, app.CatalogMerge, changed)
+	if rep.Added != 1 || rep.Updated != 1 || rep.Unchanged != 9 || rep.Deleted != 0 {
+		t.Fatalf("merge %+v", rep)
+	}
+	feed = changesAll(t, f.S, f.A, cursor, 100)
+	if len(feed.Items) != 2 || feed.ItemCount != 51 {
+		t.Fatalf("feed after merge: %+v", feed)
+	}
+	price, ok := itemByPart(t, f.S, f.A, items[3].PartNumber)
+	if !ok || price.SellPrice != items[3].SellPrice+100 {
+		t.Errorf("updated item %+v", price)
+	}
+	cursor = feed.Cursor
+
+	// Replace with 5 items (one with its old price back): 46 removed,
+	// IDs of the kept ones stay.
+	before, _ := itemByPart(t, f.S, f.A, items[0].PartNumber)
+	rep = ImportItems(t, f.S, f.A, app.CatalogReplace, items[:5])
+	if rep.Deleted != 46 || rep.Unchanged != 4 || rep.Updated != 1 {
+		t.Fatalf("replace %+v", rep)
+	}
+	if after, ok := itemByPart(t, f.S, f.A, items[0].PartNumber); !ok || after.ID != before.ID {
+		t.Errorf("kept item changed ID: %d -> %d", before.ID, after.ID)
+	}
+	feed = changesAll(t, f.S, f.A, cursor, 10)
+	if len(feed.DeletedIDs) != 46 || len(feed.Items) != 1 || feed.ItemCount != 5 {
+		t.Fatalf("feed after replace: %d items, %d deleted, count %d", len(feed.Items), len(feed.DeletedIDs), feed.ItemCount)
+	}
+	if _, n := SearchIDs(t, f.S, f.A, app.CatalogQuery{PageNumber: 1, PageSize: 10}); n != 5 {
+		t.Errorf("search after replace counts %d", n)
+	}
+}
+
+// changesAll pages the feed from cursor, limit at a time.
+func changesAll(t testing.TB, s store.Store, acct int64, cursor string, limit int) app.CatalogChanges {
+	t.Helper()
+	all := app.CatalogChanges{Cursor: cursor}
+	for {
+		var page app.CatalogChanges
+		err := s.View(ctx, acct, func(tx store.Tx) error {
+			var err error
+			page, err = tx.CatalogChanges(all.Cursor, limit)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Items)+len(page.DeletedIDs) > limit {
+			t.Fatalf("page of %d over limit %d", len(page.Items)+len(page.DeletedIDs), limit)
+		}
+		all.Items = append(all.Items, page.Items...)
+		all.DeletedIDs = append(all.DeletedIDs, page.DeletedIDs...)
+		all.Cursor, all.ItemCount = page.Cursor, page.ItemCount
+		if !page.HasMore {
+			return all
+		}
+	}
+}
+
+func itemByPart(t testing.TB, s store.Store, acct int64, pn string) (app.CatalogItem, bool) {
+	t.Helper()
+	q := app.CatalogQuery{SearchText: pn, PageNumber: 1, PageSize: 200}
+	var found app.CatalogItem
+	var ok bool
+	s.View(ctx, acct, func(tx store.Tx) error {
+		page, _, err := tx.SearchCatalog(q)
+		for _, it := range page {
+			if it.PartNumber == pn {
+				found, ok = tx.CatalogItem(it.ID)
+			}
+		}
+		return err
+	})
+	return found, ok
+}
+
+func testCatalogAccountScoping(t *testing.T, be Backend) {
+	f := NewFixture(t, be)
+	ImportItems(t, f.S, f.A, app.CatalogMerge, catalogdemo.Generate(5))
+	ids, _ := SearchIDs(t, f.S, f.A, app.DefaultCatalogQuery())
+	f.S.View(ctx, f.B, func(tx store.Tx) error {
+		if _, ok := tx.CatalogItem(ids[0]); ok {
+			t.Errorf("account B reads account A's catalog item %d", ids[0])
+		}
+		page, n, err := tx.SearchCatalog(app.DefaultCatalogQuery())
+		if err != nil || n != 0 || len(page) != 0 {
+			t.Errorf("account B's empty catalog: %d items, %v", n, err)
+		}
+		ch, err := tx.CatalogChanges("", 10)
+		if err != nil || len(ch.Items) != 0 || ch.HasMore {
+			t.Errorf("account B's feed: %+v %v", ch, err)
+		}
+		return nil
+	})
+}
+
+func testCatalogImportRollsBack(t *testing.T, be Backend) {
+	f := NewFixture(t, be)
+	ImportItems(t, f.S, f.A, app.CatalogMerge, catalogdemo.Generate(3))
+	boom := errors.New("bad row later")
+	rows := func(yield func(app.CatalogRow, error) bool) {
+		items := catalogdemo.Generate(10)
+		for i := range items {
+			if !yield(app.CatalogRow{Line: i + 2, Item: items[i], Key: app.CatalogKeyOf(&items[i])}, nil) {
+				return
+			}
+		}
+		yield(app.CatalogRow{}, boom)
+	}
+	err := f.S.Update(ctx, f.A, func(tx store.Tx) error {
+		return tx.ImportCatalog(app.CatalogReplace, rows, &app.CatalogImportReport{})
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("import error %v", err)
+	}
+	if _, n := SearchIDs(t, f.S, f.A, app.DefaultCatalogQuery()); n != 3 {
+		t.Errorf("after a failed import the catalog has %d items, want the 3 before", n)
+	}
+}
+
+// TestCatalogSearchEqualsReference checks the store's indexed search with
+// app's reference Select over the same items, through imports that
+// change the catalog between searches (the index is rebuilt).
+func testCatalogSearchEqualsReference(t *testing.T, be Backend) {
+	f := NewFixture(t, be)
+	rng := rand.New(rand.NewPCG(3, 4))
+	gen := catalogdemo.Generate(2000)
+	for round, items := range [][]app.CatalogItem{gen[:1200], gen[600:2000]} {
+		ImportItems(t, f.S, f.A, app.CatalogReplace, items)
+		var entries []app.CatalogEntry
+		f.S.View(ctx, f.A, func(tx store.Tx) error {
+			ch, err := tx.CatalogChanges("", 1<<30)
+			for i := range ch.Items {
+				entries = append(entries, app.CatalogEntryOf(&ch.Items[i]))
+			}
+			return err
+		})
+		if len(entries) != len(items) {
+			t.Fatalf("round %d: %d entries", round, len(entries))
+		}
+		for range 400 {
+			q := app.CatalogQuery{PageNumber: 1 + rng.IntN(2), PageSize: 1 + rng.IntN(30)}
+			e := entries[rng.IntN(len(entries))]
+			words := strings.Fields(e.Search)
+			q.SearchText = words[rng.IntN(len(words))]
+			if rng.IntN(3) == 0 {
+				q.SearchText = q.SearchText[:min(2, len(q.SearchText))]
+			}
+			if rng.IntN(3) == 0 {
+				q.ItemType = app.ItemTypes[rng.IntN(len(app.ItemTypes))]
+			}
+			page, count := q.Select(entries)
+			var want []int64
+			for _, e := range page {
+				want = append(want, e.ID)
+			}
+			got, gotCount := SearchIDs(t, f.S, f.A, q)
+			if gotCount != count || !reflect.DeepEqual(got, want) {
+				t.Fatalf("round %d %+v: store %v (%d), reference %v (%d)", round, q, got, gotCount, want, count)
+			}
+		}
+	}
+}

@@ -1,0 +1,333 @@
+package app
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"iter"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The catalog's CSV import format. The first line is a header naming the
+// columns, in any order and any letter case:
+//
+//	ItemType          required: Part, Labor, Fee or CustomItem (any case)
+//	Name              required, 1..200 characters
+//	SellPrice         required, money ≥ 0 and ≤ 10,000,000, at most 2 decimals
+//	Brand, Model, PartNumber, Supplier, Category   optional, ≤ 200 characters
+//	ShortDescription  optional, ≤ 1,000 characters
+//	Description       optional, ≤ 100,000 characters
+//	Msrp              optional money (empty is 0)
+//	Cost              optional money (empty is unknown: null, not 0)
+//	ImageUrl          optional http(s) URL, ≤ 2,000 characters
+//	IsDiscontinued    optional: true/false, yes/no, 1/0 (empty is false)
+//
+// A column the format does not know is refused (a misspelt "SellPirce"
+// would otherwise drop every price silently). An item's identity is its
+// key (CatalogKeyOf): the part number when it has one, else brand, model
+// and name; a second row with the key of an earlier one is refused. The
+// category's ID is the server's (one per distinct name).
+
+// CatalogColumns are the import format's column names.
+var CatalogColumns = []string{"ItemType", "Brand", "Model", "Name", "ShortDescription", "Description",
+	"PartNumber", "Category", "Supplier", "Msrp", "SellPrice", "Cost", "ImageUrl", "IsDiscontinued"}
+
+// Limits of the catalog's fields.
+const (
+	MaxCatalogPrice        Money = 10_000_000_00 // the contract's 10,000,000
+	MaxShortDescription          = 1_000
+	MaxCatalogURL                = 2_000
+	catalogRequiredColumns       = "ItemType, Name, SellPrice"
+)
+
+// CatalogRow is one good row of an import file.
+type CatalogRow struct {
+	Line int
+	// Item has no ID or CategoryID yet: the store gives them.
+	Item CatalogItem
+	Key  string
+}
+
+// CatalogRejectedRow is one refused row: its line in the file (1 is the
+// header) and every reason, joined.
+type CatalogRejectedRow struct {
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+}
+
+// CatalogKeyOf is the item's identity in imports: "pn:" and the
+// lower-cased part number, or "bmn:" and brand, model and name.
+func CatalogKeyOf(it *CatalogItem) string {
+	if pn := strings.ToLower(strings.TrimSpace(it.PartNumber)); pn != "" {
+		return "pn:" + pn
+	}
+	return "bmn:" + strings.ToLower(strings.TrimSpace(it.Brand)+"\x00"+strings.TrimSpace(it.Model)+"\x00"+strings.TrimSpace(it.Name))
+}
+
+// CatalogCSV reads an import file a row at a time: memory stays flat
+// whatever the file's length (but for 16 bytes a row to find duplicate
+// keys).
+type CatalogCSV struct {
+	r    *csv.Reader
+	cols []int // cols[i] is the CatalogColumns index of field i
+	n    int
+	seen map[[16]byte]int32
+}
+
+// NewCatalogCSV reads the header. A bad header is a *CatalogRejectedRow
+// error on line 1; a failed read is returned as it is.
+func NewCatalogCSV(r io.Reader) (*CatalogCSV, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, &CatalogRejectedRow{Line: 1, Reason: "the file is empty; the first line must name the columns"}
+	}
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return nil, &CatalogRejectedRow{Line: 1, Reason: csvReason(err)}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read catalog CSV header: %w", err)
+	}
+	c := &CatalogCSV{r: cr, seen: map[[16]byte]int32{}}
+	var problems []string
+	have := map[int]bool{}
+	for i, name := range header {
+		if i == 0 {
+			name = strings.TrimPrefix(name, "\ufeff") // spreadsheet byte-order mark
+		}
+		col := slices.IndexFunc(CatalogColumns, func(s string) bool { return strings.EqualFold(s, strings.TrimSpace(name)) })
+		switch {
+		case col < 0:
+			problems = append(problems, fmt.Sprintf("unknown column %q", name))
+		case have[col]:
+			problems = append(problems, fmt.Sprintf("column %s appears twice", CatalogColumns[col]))
+		}
+		have[col] = true
+		c.cols = append(c.cols, col)
+	}
+	for _, req := range []int{0, 3, 10} {
+		if !have[req] {
+			problems = append(problems, fmt.Sprintf("column %s is missing", CatalogColumns[req]))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &CatalogRejectedRow{Line: 1, Reason: strings.Join(problems, "; ") +
+			" (the columns are " + strings.Join(CatalogColumns, ", ") + "; required: " + catalogRequiredColumns + ")"}
+	}
+	c.n = len(header)
+	return c, nil
+}
+
+func (r *CatalogRejectedRow) Error() string { return fmt.Sprintf("line %d: %s", r.Line, r.Reason) }
+
+// Next returns the next row: a good one, or a rejected one (rej.Line is
+// then not 0), or io.EOF at the end. Blank lines are skipped
+// (encoding/csv's rule).
+func (c *CatalogCSV) Next() (row CatalogRow, rej CatalogRejectedRow, err error) {
+	rec, err := c.r.Read()
+	if errors.Is(err, io.EOF) {
+		return row, rej, io.EOF
+	}
+	if err != nil {
+		var pe *csv.ParseError
+		if !errors.As(err, &pe) {
+			return row, rej, fmt.Errorf("read catalog CSV: %w", err)
+		}
+		return row, CatalogRejectedRow{Line: pe.StartLine, Reason: csvReason(err)}, nil
+	}
+	line, _ := c.r.FieldPos(0)
+	if len(rec) != c.n {
+		return row, CatalogRejectedRow{Line: line, Reason: fmt.Sprintf("has %d fields; the header has %d", len(rec), c.n)}, nil
+	}
+	it, problems := catalogItemOf(rec, c.cols)
+	row = CatalogRow{Line: line, Item: it, Key: CatalogKeyOf(&it)}
+	if len(problems) == 0 {
+		h := fnv.New128a()
+		h.Write([]byte(row.Key))
+		var sum [16]byte
+		h.Sum(sum[:0])
+		if first, dup := c.seen[sum]; dup {
+			problems = append(problems, fmt.Sprintf("the same item as line %d (%s)", first, keyText(row.Key)))
+		} else {
+			c.seen[sum] = int32(line)
+		}
+	}
+	if len(problems) > 0 {
+		return CatalogRow{}, CatalogRejectedRow{Line: line, Reason: strings.Join(problems, "; ")}, nil
+	}
+	return row, CatalogRejectedRow{}, nil
+}
+
+func keyText(key string) string {
+	if pn, ok := strings.CutPrefix(key, "pn:"); ok {
+		return "part number " + strconv.Quote(pn)
+	}
+	return "same brand, model and name"
+}
+
+func csvReason(err error) string {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return "not valid CSV: " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// catalogItemOf checks one record's fields; problems name each bad one.
+func catalogItemOf(rec []string, cols []int) (it CatalogItem, problems []string) {
+	bad := func(col int, format string, args ...any) {
+		problems = append(problems, CatalogColumns[col]+" "+fmt.Sprintf(format, args...))
+	}
+	text := func(col int, s string, limit int, required bool) string {
+		switch n := utf8.RuneCountInString(s); {
+		case !utf8.ValidString(s):
+			bad(col, "is not valid UTF-8 text")
+		case required && strings.TrimSpace(s) == "":
+			bad(col, "is required")
+		case n > limit:
+			bad(col, "is %d characters long; the limit is %d", n, limit)
+		}
+		return s
+	}
+	money := func(col int, s string) (Money, bool) {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return 0, false
+		}
+		m, err := ParseMoney(s)
+		switch {
+		case err != nil:
+			bad(col, "%q is not an amount with at most 2 decimals", s)
+		case m < 0 || m > MaxCatalogPrice:
+			bad(col, "%s must be from 0 to %s", s, MaxCatalogPrice)
+		}
+		return m, err == nil
+	}
+	for i, col := range cols {
+		v := rec[i]
+		switch CatalogColumns[col] {
+		case "ItemType":
+			t, err := ParseItemType(v)
+			if err != nil {
+				bad(col, "%v", err)
+			}
+			it.ItemType = t
+		case "Brand":
+			it.Brand = text(col, v, MaxNameLength, false)
+		case "Model":
+			it.Model = text(col, v, MaxNameLength, false)
+		case "Name":
+			it.Name = text(col, v, MaxNameLength, true)
+		case "ShortDescription":
+			it.ShortDescription = text(col, v, MaxShortDescription, false)
+		case "Description":
+			it.Description = text(col, v, MaxTextLength, false)
+		case "PartNumber":
+			it.PartNumber = text(col, v, MaxNameLength, false)
+		case "Category":
+			it.CategoryName = text(col, v, MaxNameLength, false)
+		case "Supplier":
+			it.Supplier = text(col, v, MaxNameLength, false)
+		case "Msrp":
+			it.MSRP, _ = money(col, v)
+		case "SellPrice":
+			if strings.TrimSpace(v) == "" {
+				bad(col, "is required")
+			}
+			it.SellPrice, _ = money(col, v)
+		case "Cost":
+			if m, ok := money(col, v); ok {
+				it.Cost = &m
+			}
+		case "ImageUrl":
+			it.ImageURL = strings.TrimSpace(text(col, v, MaxCatalogURL, false))
+			if it.ImageURL != "" {
+				u, err := url.Parse(it.ImageURL)
+				if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+					bad(col, "%q is not an http or https address", it.ImageURL)
+				}
+			}
+		case "IsDiscontinued":
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "", "false", "no", "0":
+			case "true", "yes", "1":
+				it.IsDiscontinued = true
+			default:
+				bad(col, "%q must be true or false", v)
+			}
+		}
+	}
+	return it, problems
+}
+
+// CatalogImportMode says what happens to items the file does not name.
+type CatalogImportMode string
+
+const (
+	// CatalogMerge adds the file's new items and updates the ones it
+	// names; the rest stay.
+	CatalogMerge CatalogImportMode = "Merge"
+	// CatalogReplace makes the catalog exactly the file: items it does
+	// not name are removed (items it names keep their IDs).
+	CatalogReplace CatalogImportMode = "Replace"
+)
+
+// ParseCatalogImportMode reads Mode (empty is Merge).
+func ParseCatalogImportMode(s string) (CatalogImportMode, error) {
+	if strings.TrimSpace(s) == "" {
+		return CatalogMerge, nil
+	}
+	m, err := parseEnum("mode", s, []CatalogImportMode{CatalogMerge, CatalogReplace})
+	if err != nil {
+		return "", Invalid("Mode", "%v", err)
+	}
+	return m, nil
+}
+
+// CatalogImportReport is what an import did, or why it did nothing.
+type CatalogImportReport struct {
+	Mode    CatalogImportMode `json:"mode"`
+	Applied bool              `json:"applied"`
+	// Rows counts the data rows read (good and rejected).
+	Rows      int `json:"rows"`
+	Added     int `json:"added"`
+	Updated   int `json:"updated"`
+	Unchanged int `json:"unchanged"`
+	Deleted   int `json:"deleted"`
+	// Rejected is every refused row; any makes the import apply nothing.
+	Rejected []CatalogRejectedRow `json:"rejected"`
+}
+
+// SameCatalogContent reports whether b would change nothing of a's
+// content (IDs, category IDs and dates aside).
+func SameCatalogContent(a, b *CatalogItem) bool {
+	x, y := *a, *b
+	x.ID, y.ID, x.CategoryID, y.CategoryID = 0, 0, 0, 0
+	x.LastModifiedDate, y.LastModifiedDate = Time{}, Time{}
+	if (x.Cost == nil) != (y.Cost == nil) || (x.Cost != nil && *x.Cost != *y.Cost) {
+		return false
+	}
+	x.Cost, y.Cost = nil, nil
+	return x == y
+}
+
+// CatalogRowsOf makes import rows of items (the demo seed, tests), as if
+// they were lines 2, 3, … of a file.
+func CatalogRowsOf(items []CatalogItem) iter.Seq2[CatalogRow, error] {
+	return func(yield func(CatalogRow, error) bool) {
+		for i := range items {
+			if !yield(CatalogRow{Line: i + 2, Item: items[i], Key: CatalogKeyOf(&items[i])}, nil) {
+				return
+			}
+		}
+	}
+}
