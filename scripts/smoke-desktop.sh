@@ -124,6 +124,7 @@ echo "$help" | grep -q -- '--connect FILE' || { echo "smoke-desktop: --help lack
 echo "$help" | grep -qi 'error' && { echo "smoke-desktop: --help logs an error"; echo "$help"; exit 1; }
 
 shoot light workspace-light
+PD_SMOKE_ITEMS=1 shoot light proposal-items # scrolled to the first option's items
 shoot dark workspace-dark
 shoot light export-dialog Admin 1
 shoot light new-contact-error Sales "" 1

@@ -28,6 +28,10 @@ type field struct {
 	timer   *time.Timer // the pending debounced save
 	loading bool
 	gen     int // invalidates timers of earlier keystrokes
+
+	// keys, when set, may take a shortcut before the entry does (an
+	// item row's Ctrl+Delete and Alt+arrows); it reports whether it did.
+	keys func(fyne.Shortcut) bool
 }
 
 func newField(d *Desktop, multiLine bool, save func(string) error) *field {
@@ -115,6 +119,9 @@ func (f *field) TypedKey(ev *fyne.KeyEvent) {
 // gives Ctrl+Home / Ctrl+End their usual meaning (start / end of the
 // text), which Fyne's entry lacks.
 func (f *field) TypedShortcut(s fyne.Shortcut) {
+	if f.keys != nil && f.keys(s) {
+		return
+	}
 	if f.d.handleShortcut(s) {
 		return
 	}

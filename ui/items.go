@@ -13,85 +13,6 @@ import (
 	"proposaldesk/app"
 )
 
-// areas lays out the areas, their options (at most three: "Add option"
-// is disabled with app's reason when the rule refuses it) and items.
-func (v *proposalView) areas(locked func(app.Operation) bool) []fyne.CanvasObject {
-	p := v.p
-	role := v.d.sess.user.Role
-	view := app.DetailView(p, role.ViewOptions())
-	cur := view.FinancialSummary.Currency
-	objs := []fyne.CanvasObject{widget.NewLabelWithStyle("Areas", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
-	for ai := range p.Areas {
-		area := &p.Areas[ai]
-		av := view.Areas[ai]
-		counted := app.CountedOption(area)
-		var inner []fyne.CanvasObject
-		addOpt := widget.NewButton("Add option", func() {
-			v.editAndRebuild(&app.CreateOption{ID: p.ID, AreaID: area.ID})
-		})
-		reason := widget.NewLabel("")
-		reason.Importance = widget.LowImportance
-		reason.Wrapping = fyne.TextWrapWord
-		if err := app.CanAddOption(area); err != nil {
-			addOpt.Disable()
-			reason.SetText(explain(err))
-		} else if locked(app.OpCreateOption) {
-			addOpt.Disable()
-		}
-		for oi := range area.Options {
-			o := &area.Options[oi]
-			ov := av.Options[oi]
-			label := fmt.Sprintf("Option %d", oi+1)
-			if o.Status == app.OptionSelected {
-				label += " · selected by the client"
-			} else if o.Status == app.OptionDeclined {
-				label += " · declined"
-			}
-			if o == counted {
-				label += " · counted in the totals"
-			}
-			cd := v.textField(true, o.ClientDescription, locked(app.OpSetOptionClientDesc), func(text string) error {
-				return v.edit(&app.SetOptionClientDescription{ID: p.ID, OptionID: o.ID, ClientDescription: text})
-			})
-			cd.SetMinRowsVisible(2)
-			cd.SetPlaceHolder("What the client reads about this option")
-			in := v.textField(true, o.InstallerDescription, locked(app.OpSetOptionInstaller), func(text string) error {
-				return v.edit(&app.SetOptionInstallerNotes{ID: p.ID, OptionID: o.ID, InstallerNotes: text})
-			})
-			in.SetMinRowsVisible(2)
-			in.SetPlaceHolder("Notes for the installers (internal)")
-			total := fmt.Sprintf("Option total %s", app.FormatMoney(ov.Total, cur))
-			if ov.TotalRecurringService != 0 {
-				total += fmt.Sprintf(" · recurring %s", app.FormatMoney(ov.TotalRecurringService, cur))
-			}
-			optBox := container.NewVBox(
-				widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-				heading("Client description", "client-facing", widget.MediumImportance), cd,
-				heading("Installer notes", "internal", widget.WarningImportance), in,
-				itemsTable(ov.Items, cur, role.Can(app.PermViewCosts)),
-				widget.NewLabelWithStyle(total, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}),
-			)
-			inner = append(inner, widget.NewCard("", "", optBox))
-		}
-		inner = append(inner, container.NewBorder(nil, nil, addOpt, nil, reason))
-		objs = append(objs, widget.NewCard(area.Name, "", container.NewVBox(inner...)))
-	}
-	if !locked(app.OpCreateArea) {
-		name := newPlainEntry(v.d)
-		name.SetPlaceHolder("New area name (e.g. Kitchen)")
-		add := func() {
-			n := strings.TrimSpace(name.Text)
-			if n == "" {
-				return
-			}
-			v.editAndRebuild(&app.CreateArea{ID: p.ID, Name: n})
-		}
-		name.OnSubmitted = func(string) { add() }
-		objs = append(objs, container.NewBorder(nil, nil, nil, widget.NewButton("Add area", add), name))
-	}
-	return objs
-}
-
 // Item table columns: item, quantity, sell price, cost, total.
 var itemColumns = []float32{0.44, 0.12, 0.15, 0.14, 0.15}
 
@@ -196,11 +117,15 @@ func (c *columns) MinSize(objs []fyne.CanvasObject) fyne.Size {
 var _ fyne.Layout = (*columns)(nil)
 
 // refreshSummary shows the financial summary of the local view.
-func (v *proposalView) refreshSummary() {
-	if v.summary == nil || v.p == nil {
+func (v *proposalView) refreshSummary() { v.showSummary(v.p) }
+
+// showSummary shows p's financial summary (the local view, or a preview
+// of a value being typed).
+func (v *proposalView) showSummary(p *app.Proposal) {
+	if v.summary == nil || p == nil {
 		return
 	}
-	fs := app.DetailView(v.p, v.d.sess.user.Role.ViewOptions()).FinancialSummary
+	fs := app.DetailView(p, v.d.sess.user.Role.ViewOptions()).FinancialSummary
 	cur := fs.Currency
 	lines := []struct {
 		label string

@@ -23,6 +23,7 @@ type proposalView struct {
 	rec *localstore.Record
 	p   *app.Proposal
 	sig string // what the screen was built from (see signature)
+	ct  *contentUI
 
 	fields  []*field
 	name    *field
@@ -87,6 +88,7 @@ func (v *proposalView) open(id int64) {
 
 // flush saves every field with unsaved typing.
 func (v *proposalView) flush() {
+	v.commitRemoval()
 	for _, f := range v.fields {
 		f.flush()
 	}
@@ -169,6 +171,7 @@ func (v *proposalView) edit(m app.Mutation) error {
 	if s == nil {
 		return fmt.Errorf("not signed in")
 	}
+	v.commitRemoval() // an edit ends the undo of a removal
 	p, err := s.eng.Edit(context.Background(), v.id, m)
 	if err != nil {
 		return err
@@ -292,6 +295,7 @@ func (v *proposalView) build() {
 	form.Append("Customer", v.customerPicker(locked(app.OpAssignContact)))
 	form.Append("Location", v.locationPicker(locked(app.OpAssignLocation)))
 	objs = append(objs, form)
+	objs = append(objs, v.proposalActions(canEdit))
 
 	desc := v.textField(true, p.ProjectDescription, locked(app.OpSetDescription), func(text string) error {
 		return v.edit(&app.SetDescription{ID: v.id, Description: text})

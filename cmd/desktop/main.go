@@ -75,6 +75,9 @@ func main() {
 		})
 		go logWorkspace(d, start)
 	}
+	if os.Getenv("PD_SMOKE_ITEMS") != "" {
+		go smokeItems(d)
+	}
 	if path := os.Getenv("PD_SMOKE_REPORT"); path != "" {
 		go smokeReport(d, path, os.Getenv("PD_SMOKE_OPEN") != "", os.Getenv("PD_SMOKE_EXPORT") != "", os.Getenv("PD_SMOKE_CONTACT") != "")
 	}
@@ -175,6 +178,21 @@ func smokeReport(d *ui.Desktop, path string, openFirst, export, contact bool) {
 			return
 		}
 		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// smokeItems scrolls to the open proposal's items once one is open, for
+// the smoke run's screenshot of a proposal with items.
+func smokeItems(d *ui.Desktop) {
+	for range 180 {
+		time.Sleep(250 * time.Millisecond)
+		var open string
+		fyne.DoAndWait(func() { open = d.Snapshot().Open })
+		if open != "" {
+			time.Sleep(500 * time.Millisecond)
+			fyne.DoAndWait(d.ShowItems)
+			return
+		}
 	}
 }
 

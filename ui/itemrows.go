@@ -1,0 +1,510 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"proposaldesk/app"
+)
+
+// An option's items, editable in place: name, quantity, sell price and
+// (for roles that see costs) cost, each saved like every field and
+// previewed in the totals while typed; nested items indented under
+// their parent; move up and down, nest, move to another option, remove
+// with an undo.
+
+// The columns of an item row's fields.
+const (
+	colName = iota
+	colQuantity
+	colSell
+	colCost
+)
+
+// itemParams are the ChangeItem params the columns write.
+var itemParams = []string{"Name", "Quantity", "SellPrice", "Cost"}
+
+// undoFor is how long a removed item can be brought back before the
+// removal is saved.
+var undoFor = 8 * time.Second
+
+// itemRow is one item's row.
+type itemRow struct {
+	id     int64
+	fields []*field // by column; no cost for roles that do not see costs
+	total  *widget.Label
+	more   *tipButton
+	remove *tipButton
+}
+
+// removal is an item taken off the screen and the totals, kept from the
+// store for undoFor so that Undo brings it back exactly as it was. It is
+// saved when the time is up, or before any other edit, or when the
+// proposal is left (proposalView.flush).
+type removal struct {
+	m        *app.RemoveItem
+	optionID int64
+	at       int // the removed item's place in its option's outline
+	text     string
+	undo     *tipButton
+	strip    fyne.CanvasObject
+}
+
+// itemRows lays out an option's items in outline order, with the undo
+// strip where a removed item was.
+func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, hint *hintLine) fyne.CanvasObject {
+	costs := v.d.sess.user.Role.ViewOptions().ViewCosts
+	weights, head := []float32{0.40, 0.13, 0.16, 0.15, 0.16}, []string{"Item", "Qty", "Sell", "Cost", "Total"}
+	if !costs {
+		weights, head = []float32{0.46, 0.15, 0.19, 0.20}, []string{"Item", "Qty", "Sell", "Total"}
+	}
+	pending := v.cui().pending
+	if pending != nil && pending.optionID != o.ID {
+		pending = nil
+	}
+	outline := app.Outline(o)
+	if len(outline) == 0 && pending == nil {
+		l := widget.NewLabel("No items yet.")
+		l.Importance = widget.LowImportance
+		return l
+	}
+	// The header lines up with the rows: the same columns, and room for
+	// the row's buttons.
+	spacer := canvas.NewRectangle(nil)
+	spacer.SetMinSize(fyne.NewSize(rowActionsWidth(), 1))
+	heads := container.New(&columns{weights: weights})
+	for i, t := range head {
+		align := fyne.TextAlignTrailing
+		if i == 0 {
+			align = fyne.TextAlignLeading
+		}
+		heads.Add(widget.NewLabelWithStyle(t, align, fyne.TextStyle{Bold: true}))
+	}
+	rows := []fyne.CanvasObject{container.NewBorder(nil, nil, nil, spacer, heads)}
+	amounts := app.ItemAmounts(o.Items)
+	ro := locked(app.OpChangeItem)
+	for i, r := range outline {
+		if pending != nil && pending.at == i {
+			rows = append(rows, v.undoStrip(pending, hint))
+		}
+		rows = append(rows, v.itemRow(o, r, amounts[r.Index], ro, costs, weights, hint))
+	}
+	if pending != nil && pending.at >= len(outline) {
+		rows = append(rows, v.undoStrip(pending, hint))
+	}
+	return container.NewVBox(rows...)
+}
+
+func rowActionsWidth() float32 {
+	return widget.NewButton("⋯", nil).MinSize().Width + widget.NewButton("✕", nil).MinSize().Width + theme.Padding()
+}
+
+// itemRow is one item: a tag (nesting, kind, brand and model), its
+// fields, its total and its buttons.
+func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money, ro, costs bool, weights []float32, hint *hintLine) fyne.CanvasObject {
+	it := o.Items[r.Index]
+	id := it.ID
+	row := &itemRow{id: id}
+	v.cui().rows[id] = row
+	texts := []string{it.Name, it.Quantity.String(), it.SellPrice.String(), ""}
+	if it.Cost != nil {
+		texts[colCost] = it.Cost.String()
+	}
+	n := colSell + 1
+	if costs {
+		n = colCost + 1
+	}
+	for col := range n {
+		param := itemParams[col]
+		f := v.figureField(texts[col], ro, hint, func(text string) (app.Mutation, error) {
+			m := &app.ChangeItem{ID: v.id, ItemID: id}
+			return m, setParam(m, param, text)
+		}, func(s fyne.Shortcut) bool { return v.itemKey(id, col, s) })
+		row.fields = append(row.fields, f)
+	}
+	row.fields[colName].SetPlaceHolder(strings.TrimSpace(it.Brand + " " + it.Model))
+	if costs && it.Cost == nil {
+		row.fields[colCost].SetPlaceHolder("—")
+	}
+	nameCell := fyne.CanvasObject(row.fields[colName])
+	if t := itemTag(it, r.Depth); t != "" {
+		tag := widget.NewLabel(t)
+		tag.Truncation = fyne.TextTruncateEllipsis
+		tag.Importance = widget.LowImportance
+		nameCell = container.New(&columns{weights: []float32{0.3, 0.7}}, tag, row.fields[colName])
+	}
+	row.total = widget.NewLabelWithStyle(app.FormatMoney(amount, v.p.Currency), fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
+	cells := container.New(&columns{weights: weights}, nameCell)
+	for _, f := range row.fields[1:] {
+		cells.Add(f)
+	}
+	cells.Add(row.total)
+
+	// Two buttons a row, text rather than icons (an icon's SVG is parsed
+	// for every button: a quarter of the time to build 500 rows). ⋯
+	// holds the moves, whose keys are Alt+↑ / Alt+↓.
+	row.more = newTipButton("⋯", nil,
+		"Move up or down (Alt+↑ / Alt+↓ in its fields), nest under the item above, un-nest, move to another option", hint, nil)
+	row.more.OnTapped = func() { v.showItemMenu(id, row.more) }
+	row.remove = newTipButton("✕", nil, "Remove (Ctrl+Delete in its fields; Undo or Ctrl+Z brings it back)", hint,
+		func() { v.removeItem(id) })
+	if ro {
+		row.more.Disable()
+		row.remove.Disable()
+	}
+	return container.NewBorder(nil, nil, nil, container.NewHBox(row.more, row.remove), cells)
+}
+
+// itemTag is what the row says beside an item's name: "└" when nested,
+// its kind unless a part, ↻ when recurring. (Brand and model show in
+// the name's place when it has none.)
+func itemTag(it app.Item, depth int) string {
+	var parts []string
+	if depth > 0 {
+		parts = append(parts, "  └")
+	}
+	switch it.ItemType {
+	case app.ItemLabor, app.ItemFee:
+		parts = append(parts, string(it.ItemType))
+	case app.ItemCustomItem:
+		parts = append(parts, "Custom")
+	}
+	if it.IsRecurringService {
+		parts = append(parts, "↻")
+	}
+	return strings.Join(parts, " ")
+}
+
+// itemName is how menus and the undo strip name an item.
+func itemName(it *app.Item) string {
+	for _, s := range []string{it.Name, strings.TrimSpace(it.Brand + " " + it.Model)} {
+		if s != "" {
+			return "“" + s + "”"
+		}
+	}
+	return "the " + strings.ToLower(string(it.ItemType)) + " line"
+}
+
+// figureField is a field whose text makes an edit (mk). It saves like
+// every field (after a pause, on Enter, on leaving it); while typing, the
+// totals show what the value would give (app.Apply on the local view).
+// A refused value shows in hint and stays in the field to be fixed.
+func (v *proposalView) figureField(text string, readOnly bool, hint *hintLine, mk func(string) (app.Mutation, error), keys func(fyne.Shortcut) bool) *field {
+	var f *field
+	f = v.textField(false, text, readOnly, func(text string) error {
+		m, err := mk(text)
+		if err == nil {
+			err = v.edit(m)
+		}
+		if err == nil {
+			v.showTotals(v.p)
+		}
+		return err
+	})
+	f.onError = hint.setError
+	f.keys = keys
+	f.OnSubmitted = func(string) { f.flush() }
+	saveLater := f.OnChanged
+	f.OnChanged = func(s string) {
+		saveLater(s)
+		if f.loading {
+			return
+		}
+		m, err := mk(s)
+		var next *app.Proposal
+		if err == nil {
+			next, err = app.Apply(v.p, m, v.env())
+		}
+		hint.setError(err)
+		if err == nil {
+			v.showTotals(next)
+		}
+	}
+	return f
+}
+
+// showTotals shows p's figures in the rows, the options' totals and the
+// summary (p is the local view, or a preview of a value being typed).
+func (v *proposalView) showTotals(p *app.Proposal) {
+	c := v.cui()
+	for ai := range p.Areas {
+		for oi := range p.Areas[ai].Options {
+			o := &p.Areas[ai].Options[oi]
+			if l := c.optTotal[o.ID]; l != nil {
+				showOptionTotal(l, o, p.Currency)
+			}
+			for i, a := range app.ItemAmounts(o.Items) {
+				if r := c.rows[o.Items[i].ID]; r != nil {
+					if text := app.FormatMoney(a, p.Currency); r.total.Text != text {
+						r.total.SetText(text) // only what changed: a refresh is not free
+					}
+				}
+			}
+		}
+	}
+	v.showSummary(p)
+}
+
+// itemKey: Ctrl+Delete removes the item, Alt+↑ / Alt+↓ move it.
+func (v *proposalView) itemKey(id int64, col int, s fyne.Shortcut) bool {
+	cs, ok := s.(*desktop.CustomShortcut)
+	if !ok {
+		return false
+	}
+	switch {
+	case cs.KeyName == fyne.KeyDelete && cs.Modifier == fyne.KeyModifierShortcutDefault:
+		v.removeItem(id)
+	case cs.KeyName == fyne.KeyUp && cs.Modifier == fyne.KeyModifierAlt:
+		v.moveItem(id, -1, col)
+	case cs.KeyName == fyne.KeyDown && cs.Modifier == fyne.KeyModifierAlt:
+		v.moveItem(id, 1, col)
+	default:
+		return false
+	}
+	return true
+}
+
+// focusItem puts the cursor in an item's field (col), selecting its text
+// if asked.
+func (v *proposalView) focusItem(id int64, col int, selectAll bool) {
+	r := v.cui().rows[id]
+	if r == nil || col < 0 || col >= len(r.fields) || r.fields[col].Disabled() {
+		return
+	}
+	v.d.win.Canvas().Focus(r.fields[col])
+	if selectAll {
+		r.fields[col].TypedShortcut(&fyne.ShortcutSelectAll{})
+	}
+}
+
+// moveItem moves an item a step in its option's outline (with the items
+// nested under it), keeping the cursor in column col.
+func (v *proposalView) moveItem(id int64, step, col int) {
+	v.flush()
+	_, place, ok := v.p.Item(id)
+	if !ok {
+		return
+	}
+	order, ok := app.MoveInOutline(place.Option, id, step)
+	if !ok {
+		return
+	}
+	var ms []app.Mutation
+	for _, m := range app.OrderEdits(v.id, place.Option, order) {
+		ms = append(ms, m)
+	}
+	if v.applyEdits(v.cui().hints[place.Option.ID], ms...) {
+		v.focusItem(id, col, false)
+	}
+}
+
+// showItemMenu shows the item's menu under its ⋯ button; entries app
+// would refuse are disabled.
+func (v *proposalView) showItemMenu(id int64, at fyne.CanvasObject) {
+	v.flush()
+	it, place, ok := v.p.Item(id)
+	if !ok {
+		return
+	}
+	o := place.Option
+	hint := v.cui().hints[o.ID]
+	item := func(label string, ms ...app.Mutation) *fyne.MenuItem {
+		mi := fyne.NewMenuItem(label, func() { v.applyEdits(hint, ms...) })
+		mi.Disabled = len(ms) == 0 || v.check(ms[0]) != nil
+		return mi
+	}
+	var items []*fyne.MenuItem
+	for _, s := range []struct {
+		label string
+		step  int
+	}{{"Move up (Alt+↑)", -1}, {"Move down (Alt+↓)", 1}} {
+		step := s.step
+		mi := fyne.NewMenuItem(s.label, func() { v.moveItem(id, step, -1) })
+		_, can := app.MoveInOutline(o, id, step)
+		mi.Disabled = !can
+		items = append(items, mi)
+	}
+	zero := int64(0)
+	if it.ParentID != 0 {
+		items = append(items, item("Un-nest", &app.ChangeItem{ID: v.id, ItemID: id, ParentID: &zero}))
+	} else if above, ok := topItemAbove(o, id); ok {
+		items = append(items, item("Nest under "+itemName(above), &app.ChangeItem{ID: v.id, ItemID: id, ParentID: &above.ID}))
+	} else {
+		items = append(items, item("Nest under the item above"))
+	}
+	items = append(items, fyne.NewMenuItemSeparator())
+	for _, a := range v.p.Areas {
+		for oi, other := range a.Options {
+			if other.ID == o.ID {
+				continue
+			}
+			target := other.ID
+			m := &app.ChangeItem{ID: v.id, ItemID: id, OptionID: &target}
+			if it.ParentID != 0 {
+				m.ParentID = &zero // its parent stays behind
+			}
+			items = append(items, item(fmt.Sprintf("Move to %s · Option %d", a.Name, oi+1), m))
+		}
+	}
+	items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Remove (Ctrl+Delete)", func() { v.removeItem(id) }))
+	menu := fyne.NewMenu("", items...)
+	v.cui().lastMenu = menu
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(at)
+	widget.ShowPopUpMenuAtPosition(menu, v.d.win.Canvas(), pos.Add(fyne.NewPos(0, at.Size().Height)))
+}
+
+// topItemAbove is the nearest item above id in the outline that is not
+// nested.
+func topItemAbove(o *app.Option, id int64) (*app.Item, bool) {
+	var above *app.Item
+	for _, r := range app.Outline(o) {
+		it := &o.Items[r.Index]
+		if it.ID == id {
+			return above, above != nil
+		}
+		if r.Depth == 0 {
+			above = it
+		}
+	}
+	return nil, false
+}
+
+// removeItem takes an item (and those nested under it) off the screen
+// and the totals at once, with Undo in its place; the removal is saved
+// when Undo is no longer offered.
+func (v *proposalView) removeItem(id int64) {
+	v.flush() // saves typing, and an earlier removal
+	it, place, ok := v.p.Item(id)
+	if !ok {
+		return
+	}
+	c := v.cui()
+	m := &app.RemoveItem{ID: v.id, ItemID: id}
+	next, err := app.Apply(v.p, m, v.env())
+	if err != nil {
+		if h := c.hints[place.Option.ID]; h != nil {
+			h.setError(err)
+		}
+		return
+	}
+	at := 0
+	nested := 0
+	for i, x := range app.OutlineIDs(place.Option) {
+		if x == id {
+			at = i
+		}
+	}
+	for _, x := range place.Option.Items {
+		if x.ParentID == id {
+			nested++
+		}
+	}
+	text := "Removed " + itemName(it)
+	if nested > 0 {
+		text += " and " + plural(nested, "item nested under it", "items nested under it")
+	}
+	r := &removal{m: m, optionID: place.Option.ID, at: at, text: text + "."}
+	c.pending = r
+	v.p = next
+	v.build()
+	if r.undo != nil {
+		v.d.win.Canvas().Focus(r.undo)
+	}
+	time.AfterFunc(undoFor, func() {
+		v.d.opts.Do(func() {
+			if c.pending == r {
+				v.commitRemoval()
+			}
+		})
+	})
+}
+
+func (v *proposalView) undoStrip(r *removal, hint *hintLine) fyne.CanvasObject {
+	r.undo = newTipButton("Undo", theme.ContentUndoIcon(), "Brings it back (Ctrl+Z)", hint, v.undoRemoval)
+	l := widget.NewLabel(r.text)
+	l.Truncation = fyne.TextTruncateEllipsis
+	r.strip = container.NewBorder(nil, nil, nil, r.undo, l)
+	return r.strip
+}
+
+// showPending keeps a removal that can still be undone off the screen
+// when the view was read again (a sync): it is applied to the view
+// again, or dropped if app no longer accepts it.
+func (v *proposalView) showPending() {
+	c := v.cui()
+	r := c.pending
+	if r == nil {
+		return
+	}
+	if r.m.ID != v.id {
+		c.pending = nil
+		return
+	}
+	if _, _, there := v.p.Item(r.m.ItemID); !there {
+		return
+	}
+	next, err := app.Apply(v.p, r.m, v.env())
+	if err != nil {
+		c.pending = nil
+		return
+	}
+	v.p = next
+}
+
+// commitRemoval saves the removal that could be undone, if any.
+func (v *proposalView) commitRemoval() {
+	c := v.cui()
+	r := c.pending
+	if r == nil || v.d.sess == nil {
+		return
+	}
+	c.pending = nil
+	if r.strip != nil {
+		r.strip.Hide()
+	}
+	s := v.d.sess
+	p, err := s.eng.Edit(context.Background(), r.m.ID, r.m)
+	if err != nil {
+		v.showError(err)
+		if rec, rerr := s.st.Record(v.id); rerr == nil {
+			v.rec, v.p = rec, rec.Local
+			v.build()
+		}
+		return
+	}
+	if r.m.ID == v.id {
+		v.p = p
+		if rec, err := s.st.Record(v.id); err == nil {
+			v.rec, v.sig = rec, signature(rec)
+		}
+	}
+	v.showSaved()
+	v.d.list.refresh()
+}
+
+// undoRemoval brings the removed item back: nothing was saved, so the
+// view is the store's again.
+func (v *proposalView) undoRemoval() {
+	c := v.cui()
+	r := c.pending
+	if r == nil || v.d.sess == nil {
+		return
+	}
+	c.pending = nil
+	rec, err := v.d.sess.st.Record(v.id)
+	if err != nil {
+		return
+	}
+	v.rec, v.p = rec, rec.Local
+	v.build()
+	v.focusItem(r.m.ItemID, colName, false)
+}
