@@ -199,8 +199,7 @@ func itemName(it *app.Item) string {
 // totals show what the value would give (app.Apply on the local view).
 // A refused value shows in hint and stays in the field to be fixed.
 func (v *proposalView) figureField(text string, readOnly bool, hint *hintLine, mk func(string) (app.Mutation, error), keys func(fyne.Shortcut) bool) *field {
-	var f *field
-	f = v.textField(false, text, readOnly, func(text string) error {
+	f := v.textField(false, text, readOnly, func(text string) error {
 		m, err := mk(text)
 		if err == nil {
 			err = v.edit(m)
