@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+
+	"proposaldesk/app"
 )
 
 // field is a text entry that saves as you go: a save runs SaveDelay
@@ -29,6 +32,18 @@ type field struct {
 	loading bool
 	gen     int // invalidates timers of earlier keystrokes
 
+	// stored reads the field's value from a proposal (nil: the field
+	// shows no single stored value; false: p no longer has it). With it, a value that changes in
+	// the store (a sync) shows at once while the user is not typing,
+	// and is kept as theirs while they are, so that their save asks
+	// instead of overwriting it (follow).
+	stored func(p *app.Proposal) (string, bool)
+	// theirs is the stored value that changed under unsaved typing.
+	theirs    string
+	hasTheirs bool
+	// onConflict asks the user which to keep (see keepMine, keepTheirs).
+	onConflict func(f *field)
+
 	// keys, when set, may take a shortcut before the entry does (an
 	// item row's Ctrl+Delete and Alt+arrows); it reports whether it did.
 	keys func(fyne.Shortcut) bool
@@ -51,7 +66,41 @@ func (f *field) load(text string) {
 	f.SetText(text)
 	f.loading = false
 	f.saved = text
+	f.hasTheirs = false
 }
+
+// follow takes the value p stores under the field: shown at once (focus
+// and, where it still fits, the caret kept) when the user has not typed
+// since the last save; otherwise remembered as theirs, and the next save
+// asks which to keep instead of overwriting a colleague's change.
+func (f *field) follow(p *app.Proposal) {
+	if f.stored == nil || p == nil {
+		return
+	}
+	nv, ok := f.stored(p)
+	if !ok || nv == f.saved {
+		return
+	}
+	if f.dirty() {
+		f.theirs, f.hasTheirs = nv, true
+		return
+	}
+	row, col := f.CursorRow, f.CursorColumn
+	f.load(nv)
+	lines := strings.Split(nv, "\n")
+	row = min(row, len(lines)-1)
+	f.CursorRow, f.CursorColumn = row, min(col, len([]rune(lines[row])))
+	f.Refresh()
+}
+
+// keepMine saves the typed text over the value that changed under it.
+func (f *field) keepMine() {
+	f.saved, f.hasTheirs = f.theirs, false
+	f.flush()
+}
+
+// keepTheirs drops the typing and shows the stored value.
+func (f *field) keepTheirs() { f.load(f.theirs) }
 
 // dirty reports whether typed text is not saved yet.
 func (f *field) dirty() bool { return f.Text != f.saved }
@@ -84,10 +133,14 @@ func (f *field) flush() {
 	if !f.dirty() || f.save == nil || f.Disabled() {
 		return
 	}
+	if f.hasTheirs && f.Text != f.theirs && f.onConflict != nil {
+		f.onConflict(f) // changed in the store while the user typed
+		return
+	}
 	text := f.Text
 	err := f.save(text)
 	if err == nil {
-		f.saved = text
+		f.saved, f.hasTheirs = text, false
 	}
 	if f.onError != nil {
 		f.onError(err)

@@ -235,11 +235,13 @@ func (v *proposalView) optionCard(area *app.Area, oi int, counted bool, locked f
 	cd := v.textField(true, o.ClientDescription, locked(app.OpSetOptionClientDesc), func(text string) error {
 		return v.edit(&app.SetOptionClientDescription{ID: v.id, OptionID: optionID, ClientDescription: text})
 	})
+	cd.stored = func(p *app.Proposal) (string, bool) { return optionText(p, optionID, false) }
 	cd.SetMinRowsVisible(2)
 	cd.SetPlaceHolder("What the client reads about this option")
 	in := v.textField(true, o.InstallerDescription, locked(app.OpSetOptionInstaller), func(text string) error {
 		return v.edit(&app.SetOptionInstallerNotes{ID: v.id, OptionID: optionID, InstallerNotes: text})
 	})
+	in.stored = func(p *app.Proposal) (string, bool) { return optionText(p, optionID, true) }
 	in.SetMinRowsVisible(2)
 	in.SetPlaceHolder("Notes for the installers (internal)")
 
@@ -418,4 +420,17 @@ func (d *Desktop) ShowItems() {
 			}
 		}
 	}
+}
+
+// optionText is an option's client description or installer notes in
+// p; false when p no longer has the option.
+func optionText(p *app.Proposal, optionID int64, installer bool) (string, bool) {
+	o, ok := p.Option(optionID)
+	switch {
+	case !ok:
+		return "", false
+	case installer:
+		return o.InstallerDescription, true
+	}
+	return o.ClientDescription, true
 }

@@ -8,6 +8,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"proposaldesk/app"
@@ -131,7 +133,18 @@ func (v *proposalView) reloadIfChanged() {
 		v.showEmpty()
 		return
 	}
-	if signature(rec) == v.sig || v.busyTyping() {
+	if signature(rec) == v.sig {
+		v.showSaved()
+		return
+	}
+	if v.busyTyping() {
+		// Not under the user's hands: the fields take the new values
+		// in place (focus and caret kept); a field being typed in keeps
+		// the typing and asks at its save. The rest follows when the
+		// typing ends.
+		for _, f := range v.fields {
+			f.follow(rec.Local)
+		}
 		v.showSaved()
 		return
 	}
@@ -227,10 +240,21 @@ func (v *proposalView) showSaved() {
 		return
 	}
 	it, ok := v.d.sess.st.Item(v.id)
+	unsaved, changedUnder := false, false
+	for _, f := range v.fields {
+		unsaved = unsaved || f.dirty()
+		changedUnder = changedUnder || f.hasTheirs
+	}
 	switch {
 	case v.fieldErr != nil:
 		v.saved.SetText("Not saved: " + explainField(v.fieldErr))
 		v.saved.Importance = widget.DangerImportance
+	case changedUnder:
+		v.saved.SetText("Changed on the server while you typed: you choose at the save")
+		v.saved.Importance = widget.DangerImportance
+	case unsaved:
+		v.saved.SetText("Typing · not saved yet")
+		v.saved.Importance = widget.WarningImportance
 	case !ok:
 		v.saved.SetText("")
 	case it.Conflicts > 0:
@@ -248,6 +272,42 @@ func (v *proposalView) showSaved() {
 	}
 	v.saved.Refresh()
 	v.header.Refresh()
+}
+
+// askKeep asks which value a field keeps when the store's changed while
+// the user typed in it (another computer saved first): theirs is not
+// overwritten without the user seeing it.
+func (v *proposalView) askKeep(f *field) {
+	msg := widget.NewLabel("While you typed, this was changed on another computer to:\n\n" + shownValue(f.theirs) +
+		"\n\nKeep your text, or take theirs?")
+	msg.Wrapping = fyne.TextWrapWord
+	// Closing the question without an answer (Esc, another dialog)
+	// decides nothing: the typing stays and the next save asks again.
+	var dl dialog.Dialog
+	choose := func(keep func()) func() {
+		return func() {
+			dl.Hide()
+			keep()
+			v.showSaved()
+		}
+	}
+	mine := widget.NewButton("Keep mine", choose(f.keepMine))
+	mine.Importance = widget.HighImportance
+	theirs := widget.NewButton("Take theirs", choose(f.keepTheirs))
+	dl = dialog.NewCustomWithoutButtons("Changed while you typed",
+		container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), theirs, mine), nil, nil,
+			container.NewGridWrap(fyne.NewSize(440, 150), msg)), v.d.win)
+	v.d.showDialog(dl)
+}
+
+func shownValue(s string) string {
+	if s == "" {
+		return "(empty)"
+	}
+	if r := []rune(s); len(r) > 300 {
+		return string(r[:300]) + "…"
+	}
+	return s
 }
 
 func (v *proposalView) focusName() {
@@ -289,6 +349,7 @@ func (v *proposalView) build() {
 	v.name = v.textField(false, p.Name, locked(app.OpUpdateProposal), func(text string) error {
 		return v.edit(&app.UpdateProposal{ID: v.id, Name: &text})
 	})
+	v.name.stored = func(p *app.Proposal) (string, bool) { return p.Name, true }
 	form := widget.NewForm(widget.NewFormItem("Name", v.name))
 	form.Append("Salesperson", v.salespersonPicker(locked(app.OpUpdateProposal)))
 	form.Append("Status", v.statusPicker(canEdit))
@@ -300,11 +361,13 @@ func (v *proposalView) build() {
 	desc := v.textField(true, p.ProjectDescription, locked(app.OpSetDescription), func(text string) error {
 		return v.edit(&app.SetDescription{ID: v.id, Description: text})
 	})
+	desc.stored = func(p *app.Proposal) (string, bool) { return p.ProjectDescription, true }
 	desc.SetMinRowsVisible(4)
 	objs = append(objs, heading("Project description", "client-facing: the client sees this", widget.MediumImportance), desc)
 	notes := v.textField(true, p.InternalNotes, locked(app.OpSetInternalNotes), func(text string) error {
 		return v.edit(&app.SetInternalNotes{ID: v.id, InternalNotes: text})
 	})
+	notes.stored = func(p *app.Proposal) (string, bool) { return p.InternalNotes, true }
 	notes.SetMinRowsVisible(3)
 	notes.SetPlaceHolder("Gate codes, wiring notes, anything the installers need. Never shown to the client.")
 	objs = append(objs, heading("Installer notes", "INTERNAL: never shown to the client", widget.WarningImportance), notes)
@@ -377,6 +440,7 @@ func (v *proposalView) textField(multi bool, text string, readOnly bool, save fu
 	f.page = func() fyne.Scrollable { return v.scroll }
 	f.load(text)
 	f.onError = v.showError
+	f.onConflict = v.askKeep
 	if readOnly {
 		f.Disable()
 	}
