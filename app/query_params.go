@@ -1,7 +1,9 @@
 package app
 
 import (
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -9,12 +11,14 @@ import (
 // case (the contract's rule).
 type queryParams url.Values
 
-// all is every value of the parameter, under any spelling of its name.
+// all is every value of the parameter, under any spelling of its name;
+// the spellings in sorted order, so the result never depends on the
+// map's order.
 func (p queryParams) all(name string) []string {
 	var out []string
-	for k, vs := range p {
+	for _, k := range slices.Sorted(maps.Keys(p)) {
 		if strings.EqualFold(k, name) {
-			out = append(out, vs...)
+			out = append(out, p[k]...)
 		}
 	}
 	return out
