@@ -73,21 +73,8 @@ func ParseCatalogQuery(values url.Values) (CatalogQuery, error) {
 	if q.CategoryID, err = parseID(first("CategoryId")); err != nil {
 		return q, Invalid("CategoryId", "%v", err)
 	}
-	if v, ok := first("PageNumber"); ok {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return q, Errorf(KindInvalidPaging, "PageNumber must be a whole number of at least 1, not %q", v)
-		}
-		q.PageNumber = n
-	}
-	if v, ok := first("PageSize"); ok {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > MaxCatalogPageSize {
-			return q, Errorf(KindInvalidPaging, "PageSize must be a whole number from 1 to %d, not %q", MaxCatalogPageSize, v)
-		}
-		q.PageSize = n
-	}
-	return q, nil
+	err = parsePaging(first, MaxCatalogPageSize, &q.PageNumber, &q.PageSize)
+	return q, err
 }
 
 // Values is the query as URL parameters, for clients: ParseCatalogQuery

@@ -126,21 +126,30 @@ func ParseListQuery(values url.Values) (ListQuery, error) {
 			return q, Invalid("SortDirection", "must be Asc or Desc")
 		}
 	}
+	err = parsePaging(first, MaxPageSize, &q.PageNumber, &q.PageSize)
+	return q, err
+}
+
+// parsePaging reads PageNumber (1 or more) and PageSize (1 to max) into
+// number and size, which keep their defaults when the parameter is
+// absent; a bad value is InvalidPaging. The proposal list and the
+// catalog page alike.
+func parsePaging(first func(string) (string, bool), max int, number, size *int) error {
 	if v, ok := first("PageNumber"); ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return q, Errorf(KindInvalidPaging, "PageNumber must be a whole number of at least 1, not %q", v)
+			return Errorf(KindInvalidPaging, "PageNumber must be a whole number of at least 1, not %q", v)
 		}
-		q.PageNumber = n
+		*number = n
 	}
 	if v, ok := first("PageSize"); ok {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > MaxPageSize {
-			return q, Errorf(KindInvalidPaging, "PageSize must be a whole number from 1 to %d, not %q", MaxPageSize, v)
+		if err != nil || n < 1 || n > max {
+			return Errorf(KindInvalidPaging, "PageSize must be a whole number from 1 to %d, not %q", max, v)
 		}
-		q.PageSize = n
+		*size = n
 	}
-	return q, nil
+	return nil
 }
 
 func parseID(s string, ok bool) (int64, error) {
