@@ -76,6 +76,12 @@ shoot() {
         xdotool key ctrl+n ctrl+n
         sleep 2
       fi
+      if [ -n "${PD_SMOKE_REMOTE_NAME:-}" ]; then
+        # The app renames the open proposal on the server with its name
+        # focused, then syncs: wait for the field to show the new name.
+        for _ in $(seq 1 60); do grep -q "\"nameField\": \"$PD_SMOKE_REMOTE_NAME\"" "$4" && break; sleep 0.25; done
+        sleep 0.5
+      fi
       import -window root "$5"
       kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
     ' _ "$work/desktop-$name" "$work/server/demo.json" "$work/desktop-$name.log" "$report" "$shot" "$role" "$contact" "$new"
@@ -98,6 +104,11 @@ shoot() {
     after=$(sed -n 's/.*"rows": \([0-9]*\).*/\1/p' "$report")
     [ "$after" = $((before + 2)) ] || { echo "smoke-desktop: three Ctrl+N made $((after - before)) proposals, want 2"; exit 1; }
     grep -q '"focus": "name"' "$report" || { echo "smoke-desktop: the new proposal's name has no focus"; exit 1; }
+  fi
+  if [ -n "${PD_SMOKE_REMOTE_NAME:-}" ]; then
+    # A remote change to the focused field shows at once, focus kept.
+    grep -q "\"nameField\": \"$PD_SMOKE_REMOTE_NAME\"" "$report" && grep -q '"focus": "name"' "$report" ||
+      { echo "smoke-desktop: the focused name field did not take the remote change"; exit 1; }
   fi
   if [ -n "$contact" ]; then
     grep -q '"formMessage": "Email is not an email address."' "$report" ||
@@ -129,4 +140,5 @@ shoot dark workspace-dark
 shoot light export-dialog Admin 1
 shoot light new-contact-error Sales "" 1
 shoot light new-proposal Sales "" "" 1
+PD_SMOKE_REMOTE_NAME="Renamed by a colleague" shoot light remote-change # last: it renames a demo proposal
 echo "smoke-desktop: ok"

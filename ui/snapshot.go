@@ -1,6 +1,12 @@
 package ui
 
-import "time"
+import (
+	"context"
+	"time"
+
+	"proposaldesk/app"
+	syncer "proposaldesk/sync"
+)
 
 // Snapshot is what the window shows, in words, for the smoke test of
 // the real binary (cmd/desktop writes it when PD_SMOKE_REPORT is set).
@@ -19,6 +25,8 @@ type Snapshot struct {
 	ExportOpen bool `json:"exportOpen,omitempty"`
 	// Focus is "name" when the open proposal's name has the focus.
 	Focus string `json:"focus,omitempty"`
+	// NameField is what the open proposal's name field shows.
+	NameField string `json:"nameField,omitempty"`
 	// FormMessage is the open form dialog's refusal, if any.
 	FormMessage string    `json:"formMessage,omitempty"`
 	LastSync    time.Time `json:"lastSync"`
@@ -48,8 +56,11 @@ func (d *Desktop) Snapshot() Snapshot {
 	}
 	if d.detail != nil && d.detail.p != nil {
 		s.Open = d.detail.p.Name
-		if d.detail.name != nil && d.win.Canvas().Focused() == d.detail.name {
-			s.Focus = "name"
+		if d.detail.name != nil {
+			s.NameField = d.detail.name.Text
+			if d.win.Canvas().Focused() == d.detail.name {
+				s.Focus = "name"
+			}
 		}
 	}
 	return s
@@ -62,3 +73,24 @@ func (d *Desktop) OpenFirst() {
 		d.list.list.Select(0)
 	}
 }
+
+// SmokeRemoteRename is the smoke run's remote change: with the open
+// proposal's name focused, the proposal is renamed on the server (as a
+// colleague would, not through this computer's store), then synced, so
+// the screenshot shows the focused field taking the new name.
+func (d *Desktop) SmokeRemoteRename(name string) {
+	v := d.detail
+	if d.sess == nil || v == nil || v.p == nil || v.name == nil || v.id <= 0 {
+		return
+	}
+	d.win.Canvas().Focus(v.name)
+	c, id := d.sess.client, v.id
+	go func() {
+		if _, err := c.Do(context.Background(), &app.UpdateProposal{ID: id, Name: &name}, syncer.WriteOptions{}); err != nil {
+			d.opts.Do(func() { d.showError("Smoke: the remote rename failed", err) })
+			return
+		}
+		d.opts.Do(d.SyncNow)
+	}()
+}
+

@@ -78,6 +78,9 @@ func main() {
 	if os.Getenv("PD_SMOKE_ITEMS") != "" {
 		go smokeItems(d)
 	}
+	if name := os.Getenv("PD_SMOKE_REMOTE_NAME"); name != "" {
+		go smokeRemote(d, name)
+	}
 	if path := os.Getenv("PD_SMOKE_REPORT"); path != "" {
 		go smokeReport(d, path, os.Getenv("PD_SMOKE_OPEN") != "", os.Getenv("PD_SMOKE_EXPORT") != "", os.Getenv("PD_SMOKE_CONTACT") != "")
 	}
@@ -178,6 +181,22 @@ func smokeReport(d *ui.Desktop, path string, openFirst, export, contact bool) {
 			return
 		}
 		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// smokeRemote renames the open proposal on the server, with its name
+// field focused, once one is open: the smoke run's screenshot of a
+// remote change to the focused field.
+func smokeRemote(d *ui.Desktop, name string) {
+	for range 180 {
+		time.Sleep(250 * time.Millisecond)
+		var open string
+		fyne.DoAndWait(func() { open = d.Snapshot().Open })
+		if open != "" {
+			time.Sleep(500 * time.Millisecond)
+			fyne.DoAndWait(func() { d.SmokeRemoteRename(name) })
+			return
+		}
 	}
 }
 
