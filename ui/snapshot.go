@@ -93,4 +93,3 @@ func (d *Desktop) SmokeRemoteRename(name string) {
 		d.opts.Do(d.SyncNow)
 	}()
 }
-
