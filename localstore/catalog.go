@@ -100,6 +100,18 @@ func (s *Store) CatalogItem(id int64) (app.CatalogItem, bool) {
 	return it, ok && err == nil
 }
 
+// txCatalog is the offline catalog inside a transaction: the rule
+// engine's catalog for edits and their replays (a read transaction of
+// its own inside the write would not see this one's pages, and bbolt
+// warns against it).
+type txCatalog struct{ t *txn }
+
+func (c txCatalog) CatalogItem(id int64) (app.CatalogItem, bool) {
+	var it app.CatalogItem
+	ok, err := getJSON(c.t.b(bucketCatalog), idKey(id), &it)
+	return it, ok && err == nil
+}
+
 // CatalogSize is the number of items in the offline catalog.
 func (s *Store) CatalogSize() (int, error) {
 	var n int

@@ -173,3 +173,59 @@ func TestMigrate2To3AddsCatalog(t *testing.T) {
 		t.Errorf("proposals after migration: %d", n)
 	}
 }
+
+// An item added from the offline catalog copies the catalog's figures,
+// and the edit replays when a newer server copy arrives before it is
+// sent (the replay reads the catalog inside its own transaction).
+func TestAddFromOfflineCatalogReplays(t *testing.T) {
+	s := openStore(t, "")
+	seed(t, s)
+	f := newFakeServer()
+	pid := pulled(t, s, f, "Rack room").ID
+	sp, err := f.apply(&app.CreateArea{ID: pid, Name: "Den"}, t0, sales)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutServerCopy(ctx, sp); err != nil {
+		t.Fatal(err)
+	}
+	items := demoCatalog(40)
+	loadCatalog(t, s, "st", items, 15)
+	want := items[7]
+	q := app.MustQuantity("2")
+	optionID := sp.Areas[0].Options[0].ID
+	check := func(when string, p *app.Proposal) {
+		t.Helper()
+		got := p.Areas[0].Options[0].Items
+		if len(got) != 1 || got[0].ReferencedItemID != want.ID || got[0].Model != want.Model ||
+			got[0].SellPrice != want.SellPrice || got[0].Quantity != q {
+			t.Fatalf("%s: items %+v, want 2 × catalog item %d", when, got, want.ID)
+		}
+	}
+	p, err := s.Edit(ctx, pid, &app.AddItem{ID: pid, OptionID: optionID, CatalogItemID: &want.ID, Quantity: &q}, envAt(1, sales))
+	if err != nil {
+		t.Fatalf("add from the offline catalog: %v", err)
+	}
+	check("after the edit", p)
+
+	// A colleague renamed the proposal: the new server copy arrives and
+	// the queued add replays on it.
+	if sp, err = f.apply(&app.UpdateProposal{ID: pid, Name: strp("Rack room v2")}, t0, sales2); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutServerCopy(ctx, sp); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := s.Record(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("after the replay", rec.Local)
+	if rec.Local.Name != "Rack room v2" {
+		t.Fatalf("replayed on %q", rec.Local.Name)
+	}
+	pend, err := s.Pending(0)
+	if err != nil || len(pend) != 1 || pend[0].State != StatePending {
+		t.Fatalf("outbox %+v, %v: want the add still pending", pend, err)
+	}
+}

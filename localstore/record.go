@@ -128,7 +128,7 @@ func (t *txn) env(now time.Time, actor app.User) (app.Env, error) {
 		return app.Env{}, err
 	}
 	return app.Env{
-		Now: now, Actor: actor, Account: acct.App(), Directory: &Directory{t: t},
+		Now: now, Actor: actor, Account: acct.App(), Directory: &Directory{t: t}, Catalog: txCatalog{t},
 		NewID: func() int64 {
 			id, err := t.nextTempID()
 			if err != nil {

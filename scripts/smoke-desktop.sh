@@ -82,6 +82,11 @@ shoot() {
         for _ in $(seq 1 60); do grep -q "\"nameField\": \"$PD_SMOKE_REMOTE_NAME\"" "$4" && break; sleep 0.25; done
         sleep 0.5
       fi
+      if [ -n "${PD_SMOKE_PICKER:-}" ]; then
+        # The picker opens once the catalog is on the laptop.
+        for _ in $(seq 1 80); do grep -q "\"picker\": \"[0-9,]* items match" "$4" && break; sleep 0.25; done
+        sleep 0.5
+      fi
       import -window root "$5"
       kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
     ' _ "$work/desktop-$name" "$work/server/demo.json" "$work/desktop-$name.log" "$report" "$shot" "$role" "$contact" "$new"
@@ -110,6 +115,10 @@ shoot() {
     grep -q "\"nameField\": \"$PD_SMOKE_REMOTE_NAME\"" "$report" && grep -q '"focus": "name"' "$report" ||
       { echo "smoke-desktop: the focused name field did not take the remote change"; exit 1; }
   fi
+  if [ -n "${PD_SMOKE_PICKER:-}" ]; then
+    grep -q '"picker": "[0-9,]* items match' "$report" ||
+      { echo "smoke-desktop: the catalog picker did not open with matches"; exit 1; }
+  fi
   if [ -n "$contact" ]; then
     grep -q '"formMessage": "Email is not an email address."' "$report" ||
       { echo "smoke-desktop: the new-contact form does not show the email error"; exit 1; }
@@ -136,6 +145,7 @@ echo "$help" | grep -qi 'error' && { echo "smoke-desktop: --help logs an error";
 
 shoot light workspace-light
 PD_SMOKE_ITEMS=1 shoot light proposal-items # scrolled to the first option's items
+PD_SMOKE_PICKER=sonos shoot light catalog-picker # the first option's Add item… with "sonos" typed
 shoot dark workspace-dark
 shoot light export-dialog Admin 1
 shoot light new-contact-error Sales "" 1

@@ -299,9 +299,10 @@ func (e *Engine) refreshCounts() {
 
 // env is the environment of a local edit: now on the server's clock
 // (the client's offset corrects a skewed laptop clock) and the actor.
+// The store adds the rest (account, directory, its offline catalog)
+// from inside the edit's transaction.
 func (e *Engine) env() app.Env {
-	// The offline catalog is the rule engine's catalog (items added from it).
-	return app.Env{Now: e.now().Add(e.c.ClockOffset()), Actor: e.actor, Catalog: e.st}
+	return app.Env{Now: e.now().Add(e.c.ClockOffset()), Actor: e.actor}
 }
 
 // Edit applies m to the local view of proposal proposalID (0 for a

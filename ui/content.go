@@ -33,6 +33,8 @@ type contentUI struct {
 	lastMenu *fyne.Menu
 	// pending is the removal that can still be undone (itemrows.go).
 	pending *removal
+	// picker is the catalog picker last opened (picker.go).
+	picker *catalogPicker
 }
 
 func (v *proposalView) cui() *contentUI {
@@ -253,7 +255,7 @@ func (v *proposalView) optionCard(area *app.Area, oi int, counted bool, locked f
 		heading("Client description", "client-facing", widget.MediumImportance), cd,
 		heading("Installer notes", "internal", widget.WarningImportance), in,
 		v.itemRows(o, locked, hint),
-		v.addButtons(optionID, locked(app.OpAddItem), hint),
+		v.addButtons(optionID, fmt.Sprintf("%s · Option %d", area.Name, oi+1), locked(app.OpAddItem), hint),
 		hint, total)
 	return widget.NewCard("", "", box)
 }
@@ -277,15 +279,15 @@ func showOptionTotal(l *widget.Label, o *app.Option, cur app.Currency) {
 	}
 }
 
-// catalogTip is where the catalog picker will plug in: the catalog is
-// not kept on the laptop yet.
-const catalogTip = "Add from the product catalog: the catalog arrives with the next sync. Meanwhile use Custom item, Labor or Fee."
-
-// addButtons are Add item… (the catalog picker's place), Custom item,
-// Labor and Fee.
-func (v *proposalView) addButtons(optionID int64, readOnly bool, hint *hintLine) fyne.CanvasObject {
-	catalog := newTipButton("Add item…", theme.SearchIcon(), catalogTip, hint, nil)
-	catalog.Disable()
+// addButtons are Add item… (the catalog picker), Custom item, Labor and
+// Fee.
+func (v *proposalView) addButtons(optionID int64, title string, readOnly bool, hint *hintLine) fyne.CanvasObject {
+	catalog := newTipButton("Add item…", theme.SearchIcon(),
+		"Finds products, labor and fees in the catalog on this computer (works offline) and adds them here.", hint,
+		func() { v.openPicker(optionID, "Add items to "+title) })
+	if readOnly {
+		catalog.Disable()
+	}
 	line := func(label string, t app.ItemType, tip string) *tipButton {
 		b := newTipButton(label, theme.ContentAddIcon(), tip, hint, func() { v.addLine(optionID, t, label, hint) })
 		if readOnly {

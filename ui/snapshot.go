@@ -27,6 +27,8 @@ type Snapshot struct {
 	Focus string `json:"focus,omitempty"`
 	// NameField is what the open proposal's name field shows.
 	NameField string `json:"nameField,omitempty"`
+	// Picker is the open catalog picker's status line.
+	Picker string `json:"picker,omitempty"`
 	// FormMessage is the open form dialog's refusal, if any.
 	FormMessage string    `json:"formMessage,omitempty"`
 	LastSync    time.Time `json:"lastSync"`
@@ -53,6 +55,11 @@ func (d *Desktop) Snapshot() Snapshot {
 	s.ExportOpen = d.export != nil && d.dlg == d.export.dlg
 	if d.form != nil {
 		s.FormMessage = d.form.msg.Text
+	}
+	if d.detail != nil && d.detail.ct != nil {
+		if p := d.detail.ct.picker; p != nil && d.dlg == p.dlg {
+			s.Picker = p.status.Text
+		}
 	}
 	if d.detail != nil && d.detail.p != nil {
 		s.Open = d.detail.p.Name

@@ -78,6 +78,9 @@ func main() {
 	if os.Getenv("PD_SMOKE_ITEMS") != "" {
 		go smokeItems(d)
 	}
+	if search := os.Getenv("PD_SMOKE_PICKER"); search != "" {
+		go smokePicker(d, search)
+	}
 	if name := os.Getenv("PD_SMOKE_REMOTE_NAME"); name != "" {
 		go smokeRemote(d, name)
 	}
@@ -210,6 +213,19 @@ func smokeItems(d *ui.Desktop) {
 		if open != "" {
 			time.Sleep(500 * time.Millisecond)
 			fyne.DoAndWait(d.ShowItems)
+			return
+		}
+	}
+}
+
+// smokePicker opens the catalog picker with search typed once a
+// proposal is open and the catalog is on this computer.
+func smokePicker(d *ui.Desktop, search string) {
+	for range 240 {
+		time.Sleep(250 * time.Millisecond)
+		var shown bool
+		fyne.DoAndWait(func() { shown = d.Snapshot().Open != "" && d.ShowPicker(search) })
+		if shown {
 			return
 		}
 	}
