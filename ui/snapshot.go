@@ -75,9 +75,23 @@ func (d *Desktop) Snapshot() Snapshot {
 
 // OpenFirst opens the first proposal of the list (the smoke test's
 // screenshot shows a proposal).
-func (d *Desktop) OpenFirst() {
-	if d.list != nil && len(d.list.rows) > 0 {
-		d.list.list.Select(0)
+func (d *Desktop) OpenFirst() { d.OpenRow(0) }
+
+// OpenRow opens the proposal of the list's row i, as a click does; false
+// when there is no such row.
+func (d *Desktop) OpenRow(i int) bool {
+	if d.list == nil || i < 0 || i >= len(d.list.rows) {
+		return false
+	}
+	d.list.list.Select(i)
+	return true
+}
+
+// Search puts text in the list's search box, as typing does: the list
+// follows at once (the startup log times it).
+func (d *Desktop) Search(text string) {
+	if d.list != nil {
+		d.list.search.SetText(text)
 	}
 }
 

@@ -104,27 +104,6 @@ func usage() {
 	})
 }
 
-// logWorkspace reports when the workspace first lists proposals, and
-// the process's resident memory then and after the first sync.
-func logWorkspace(d *ui.Desktop, start time.Time) {
-	var snap ui.Snapshot
-	for {
-		time.Sleep(10 * time.Millisecond)
-		fyne.DoAndWait(func() { snap = d.Snapshot() })
-		if snap.SignedIn && snap.Rows > 0 {
-			break
-		}
-	}
-	fmt.Fprintf(os.Stderr, "desktop: workspace listing %d proposals %d ms after start, RSS %d MB\n",
-		snap.Rows, time.Since(start).Milliseconds(), rssMB())
-	for !snap.Synced {
-		time.Sleep(100 * time.Millisecond)
-		fyne.DoAndWait(func() { snap = d.Snapshot() })
-	}
-	fmt.Fprintf(os.Stderr, "desktop: synced %d ms after start (%d proposals), RSS %d MB\n",
-		time.Since(start).Milliseconds(), snap.Rows, rssMB())
-}
-
 // rssMB is the resident memory of the process (Linux; 0 elsewhere).
 func rssMB() int {
 	data, err := os.ReadFile("/proc/self/status")
