@@ -172,7 +172,7 @@ func (v *proposalView) areaCard(area *app.Area, locked func(app.Operation) bool)
 		addOpt.Disable()
 	}
 	inner = append(inner, container.NewBorder(nil, nil, addOpt, nil, reason))
-	card = widget.NewCard(area.Name, "", container.NewVBox(inner...))
+	card = newCard(area.Name, "", container.NewVBox(inner...))
 	return card
 }
 
@@ -257,7 +257,7 @@ func (v *proposalView) optionCard(area *app.Area, oi int, counted bool, locked f
 		v.itemRows(o, locked, hint),
 		v.addButtons(optionID, fmt.Sprintf("%s · Option %d", area.Name, oi+1), locked(app.OpAddItem), hint),
 		hint, total)
-	return widget.NewCard("", "", box)
+	return newCard("", "", box)
 }
 
 func optionStatusWords() []string {
@@ -354,7 +354,7 @@ func (v *proposalView) discountRow(locked func(app.Operation) bool) fyne.CanvasO
 		sel.Disable()
 	}
 	entry := container.NewGridWrap(fyne.NewSize(120, value.MinSize().Height), value)
-	return widget.NewCard("", "", container.NewVBox(
+	return newCard("", "", container.NewVBox(
 		container.NewHBox(widget.NewLabelWithStyle("Parts discount", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), sel, entry),
 		hint))
 }

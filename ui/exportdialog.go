@@ -148,7 +148,7 @@ func (d *Desktop) newExportDialog(preferPDF bool) *exportDialog {
 	if err != nil || len(ids) == 0 {
 		e.searchBtn.Disable()
 	}
-	bulk := widget.NewCard("Search result", "", container.NewVBox(e.count, e.format, container.NewHBox(e.searchBtn)))
+	bulk := newCard("Search result", "", container.NewVBox(e.count, e.format, container.NewHBox(e.searchBtn)))
 
 	// The open proposal's documents.
 	e.kind = widget.NewRadioGroup([]string{kindClientLabel, kindInstallerLabel, kindBothLabel}, nil)
@@ -176,7 +176,7 @@ func (d *Desktop) newExportDialog(preferPDF bool) *exportDialog {
 		e.kind.Disable()
 		pdfBody = container.NewVBox(hint, e.kind, container.NewHBox(e.pdfBtn))
 	}
-	pdfs := widget.NewCard("Proposal PDFs", "", pdfBody)
+	pdfs := newCard("Proposal PDFs", "", pdfBody)
 
 	// Ctrl+E means the search result when the list has the focus or no
 	// proposal is open, else the open proposal's PDFs.

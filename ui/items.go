@@ -168,7 +168,7 @@ func (v *proposalView) changeOrders() fyne.CanvasObject {
 			app.FormatMoney(sum.Total.ChangeOrderTotal, sum.Total.Currency))
 		box.Add(widget.NewButton(text, func() { v.showChangeOrder(co) }))
 	}
-	return widget.NewCard("Change orders", "read-only", box)
+	return newCard("Change orders", "read-only", box)
 }
 
 func (v *proposalView) showChangeOrder(co *app.ChangeOrder) {
@@ -189,7 +189,7 @@ func (v *proposalView) showChangeOrder(co *app.ChangeOrder) {
 			box.Add(widget.NewLabelWithStyle(fmt.Sprintf("Option %d", i+1), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 			box.Add(itemsTable(o.Items, cur, role.Can(app.PermViewCosts)))
 		}
-		objs = append(objs, widget.NewCard(a.Name, "", box))
+		objs = append(objs, newCard(a.Name, "", box))
 	}
 	fs := cv.FinancialSummary
 	objs = append(objs, summaryLine("Subtotal", app.FormatMoney(fs.ChangeOrderSubtotal, cur), false),

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -189,6 +190,8 @@ type row struct {
 	sub   *widget.RichText
 	badge *widget.Label
 	box   *fyne.Container
+	// shown is what show last put in the row (nil: nothing yet).
+	shown *rowText
 }
 
 // subColor is the secondary line's colour: readable on the background
@@ -222,25 +225,57 @@ func newRow() fyne.CanvasObject {
 
 func (r *row) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.box) }
 
+// rowText is what a row shows: show changes only what differs, since
+// each label's change means shaping its text again (the cost of a
+// keystroke or a selection in a list of thousands).
+type rowText struct {
+	number, name, sub, total, badge string
+	imp                             widget.Importance
+	selected                        bool
+}
+
 func (r *row) show(it *localstore.ListItem, selected bool) {
+	t := rowText{number: fmt.Sprintf("#%d", it.Number), name: it.Name, total: app.FormatMoney(it.Total, it.Currency), selected: selected}
 	if it.Offline() {
-		r.number.SetText("new")
-	} else {
-		r.number.SetText(fmt.Sprintf("#%d", it.Number))
+		t.number = "new"
 	}
-	r.name.SetText(it.Name)
 	client := it.ClientName
 	if client == "" {
 		client = "No customer"
 	}
-	seg := r.sub.Segments[0].(*widget.TextSegment)
-	seg.Text, seg.Style.ColorName = client+" · "+it.Status.Label(), subColor(selected)
-	r.sub.Refresh()
-	r.total.SetText(app.FormatMoney(it.Total, it.Currency))
-	text, imp := badgeOf(it)
-	r.badge.SetText(text)
-	r.badge.Importance = imp
-	r.box.Refresh() // the badge and total change the columns' widths
+	t.sub = client + " · " + it.Status.Label()
+	t.badge, t.imp = badgeOf(it)
+	if r.shown != nil && *r.shown == t {
+		return
+	}
+	old := r.shown
+	if old == nil {
+		old = &rowText{}
+	}
+	r.shown = &t
+	set := func(l *widget.Label, text string) {
+		if l.Text != text {
+			l.SetText(text)
+		}
+	}
+	set(r.number, t.number)
+	set(r.name, t.name)
+	if seg := r.sub.Segments[0].(*widget.TextSegment); seg.Text != t.sub || old.selected != t.selected {
+		seg.Text, seg.Style.ColorName = t.sub, subColor(selected)
+		r.sub.Refresh()
+	}
+	widths := old.total != t.total || old.badge != t.badge || old.imp != t.imp
+	set(r.total, t.total)
+	if old.badge != t.badge || old.imp != t.imp {
+		r.badge.Importance = t.imp
+		r.badge.SetText(t.badge)
+	}
+	if widths {
+		// The badge and total change the columns' widths: lay them out
+		// again (Refresh would also refresh every label once more).
+		r.box.Layout.Layout(r.box.Objects, r.box.Size())
+		canvas.Refresh(r.box)
+	}
 }
 
 // badgeOf is a row's badge: conflicts first, then failures, then edits

@@ -96,7 +96,7 @@ func (p *outboxPanel) conflictCard(e *localstore.Entry, r *localstore.Record) fy
 	mine := widget.NewButton("Keep mine", func() { p.resolve(e.Seq, true) })
 	theirs := widget.NewButton("Keep theirs", func() { p.resolve(e.Seq, false) })
 	box.Add(container.NewHBox(layout.NewSpacer(), theirs, mine))
-	return widget.NewCard("Conflict in "+proposalName(r), "Someone changed this on the server while you edited it offline.", box)
+	return newCard("Conflict in "+proposalName(r), "Someone changed this on the server while you edited it offline.", box)
 }
 
 func (p *outboxPanel) resolve(seq uint64, keepMine bool) {
@@ -142,7 +142,7 @@ func (p *outboxPanel) failedCard(e *localstore.Entry, r *localstore.Record) fyne
 		})
 	}
 	box.Add(container.NewHBox(layout.NewSpacer(), discard, retry))
-	return widget.NewCard("Refused edit in "+proposalName(r), "", box)
+	return newCard("Refused edit in "+proposalName(r), "", box)
 }
 
 // editAndRetry replaces a refused text edit with the corrected text: the

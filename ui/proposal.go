@@ -376,7 +376,7 @@ func (v *proposalView) build() {
 
 	v.summary = container.NewVBox()
 	v.refreshSummary()
-	objs = append(objs, widget.NewCard("Financial summary", "", v.summary))
+	objs = append(objs, newCard("Financial summary", "", v.summary))
 	if len(p.ChangeOrders) > 0 {
 		objs = append(objs, v.changeOrders())
 	}
@@ -423,7 +423,7 @@ func (v *proposalView) banner(canEdit bool) fyne.CanvasObject {
 	l := widget.NewLabel("🔒 " + text)
 	l.Wrapping = fyne.TextWrapWord
 	l.Importance = widget.WarningImportance
-	return widget.NewCard("", "", l)
+	return newCard("", "", l)
 }
 
 func heading(title, note string, imp widget.Importance) fyne.CanvasObject {

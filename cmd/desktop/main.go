@@ -15,6 +15,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -29,8 +30,18 @@ import (
 
 const appID = "io.proposaldesk.desktop"
 
+// memoryLimit is the heap size the garbage collector works to stay
+// under (GOMEMLIMIT overrides it). The live heap with 10,000 proposals is
+// about 75 MB; without a limit the default GOGC lets the heap grow to
+// twice that between collections, which a field laptop pays in memory
+// for nothing. Past the limit the collector only runs more often.
+const memoryLimit = 100 << 20
+
 func main() {
 	start := time.Now()
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	log.SetFlags(0)
 	log.SetPrefix("desktop: ")
 	// A back-quoted word in a flag's usage is its argument's name.
@@ -73,7 +84,7 @@ func main() {
 		a.Lifecycle().SetOnStarted(func() {
 			fmt.Fprintf(os.Stderr, "desktop: window shown %d ms after start\n", time.Since(start).Milliseconds())
 		})
-		go logWorkspace(d, start)
+		go logWorkspace(d, start, startProfile())
 	}
 	if os.Getenv("PD_SMOKE_ITEMS") != "" {
 		go smokeItems(d)
@@ -102,22 +113,6 @@ func usage() {
 		}
 		fmt.Fprintln(w)
 	})
-}
-
-// rssMB is the resident memory of the process (Linux; 0 elsewhere).
-func rssMB() int {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			var kb int
-			fmt.Sscan(strings.TrimSpace(v), &kb)
-			return kb / 1024
-		}
-	}
-	return 0
 }
 
 // smokeReport writes what the window shows to path once the app has

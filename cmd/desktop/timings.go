@@ -2,8 +2,12 @@ package main
 
 import (
 	"fmt"
+	"log"
 	"os"
+	"runtime"
+	"runtime/pprof"
 	"slices"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -17,7 +21,8 @@ import (
 // list shows its result, and opening a proposal until its screen is
 // built, each the median and the worst of several, timed on the UI
 // goroutine plus one more trip through it (the frame that shows it).
-func logWorkspace(d *ui.Desktop, start time.Time) {
+func logWorkspace(d *ui.Desktop, start time.Time, stopProfile func()) {
+	defer stopProfile()
 	var snap ui.Snapshot
 	for {
 		time.Sleep(10 * time.Millisecond)
@@ -26,21 +31,60 @@ func logWorkspace(d *ui.Desktop, start time.Time) {
 			break
 		}
 	}
-	fmt.Fprintf(os.Stderr, "desktop: workspace listing %d proposals %d ms after start, RSS %d MB\n",
-		snap.Rows, time.Since(start).Milliseconds(), rssMB())
+	fmt.Fprintf(os.Stderr, "desktop: workspace listing %d proposals %d ms after start, RSS %s\n",
+		snap.Rows, time.Since(start).Milliseconds(), rss())
 	for !snap.Synced {
 		time.Sleep(100 * time.Millisecond)
 		fyne.DoAndWait(func() { snap = d.Snapshot() })
 	}
-	fmt.Fprintf(os.Stderr, "desktop: synced %d ms after start (%d proposals), RSS %d MB\n",
-		time.Since(start).Milliseconds(), snap.Rows, rssMB())
+	fmt.Fprintf(os.Stderr, "desktop: synced %d ms after start (%d proposals), RSS %s\n",
+		time.Since(start).Milliseconds(), snap.Rows, rss())
 
 	words := []string{"t", "th", "tho", "thor", "thorn", "thor", "tho", "th", "t", "", "r", "re", "res", "resi", "res", "re", "r", ""}
 	keys := timeEach(len(words), func(i int) { d.Search(words[i]) })
 	fmt.Fprintf(os.Stderr, "desktop: search keystroke median %.1f ms, worst %.1f ms (%d keystrokes)\n", ms(keys[len(keys)/2]), ms(keys[len(keys)-1]), len(keys))
 	opens := timeEach(15, func(i int) { d.OpenRow(i * 7) })
 	fmt.Fprintf(os.Stderr, "desktop: open proposal median %.1f ms, worst %.1f ms (%d proposals)\n", ms(opens[len(opens)/2]), ms(opens[len(opens)-1]), len(opens))
-	fmt.Fprintf(os.Stderr, "desktop: timings done, RSS %d MB\n", rssMB())
+	writeHeapProfile()
+	fmt.Fprintf(os.Stderr, "desktop: timings done, RSS %s\n", rss())
+}
+
+// writeHeapProfile writes the live heap to PD_MEMPROFILE, if set.
+func writeHeapProfile() {
+	path := os.Getenv("PD_MEMPROFILE")
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		log.Printf("heap profile: %v", err)
+		return
+	}
+	defer f.Close()
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		log.Printf("heap profile: %v", err)
+	}
+}
+
+// startProfile writes a CPU profile of the start and the timings to
+// PD_CPUPROFILE (for finding where the time goes); stop ends it.
+func startProfile() (stop func()) {
+	path := os.Getenv("PD_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		log.Printf("cpu profile: %v", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		log.Printf("cpu profile: %v", err)
+		f.Close()
+		return func() {}
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 // timeEach times fn(i) for i < n on the UI goroutine, each until the
@@ -59,3 +103,23 @@ func timeEach(n int, fn func(int)) []time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// rss is the process's resident memory in words: the total, and how
+// much of it is anonymous (heap, stacks, the GL driver's buffers)
+// rather than file-backed (the mmapped local store, fonts, libraries),
+// which the kernel can drop at will. Linux; "?" elsewhere.
+func rss() string {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "?"
+	}
+	kb := map[string]int{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if name, v, ok := strings.Cut(line, ":"); ok {
+			var n int
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &n)
+			kb[name] = n
+		}
+	}
+	return fmt.Sprintf("%d MB (anonymous %d MB, file %d MB)", kb["VmRSS"]/1024, kb["RssAnon"]/1024, kb["RssFile"]/1024)
+}
