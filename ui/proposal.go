@@ -380,7 +380,7 @@ func (v *proposalView) build() {
 	if len(p.ChangeOrders) > 0 {
 		objs = append(objs, v.changeOrders())
 	}
-	v.body.Objects = []fyne.CanvasObject{container.NewPadded(container.NewVBox(objs...))}
+	v.body.Objects = []fyne.CanvasObject{newBody(container.NewPadded(container.NewVBox(objs...)))}
 	v.body.Refresh()
 	v.showSaved()
 }
@@ -438,7 +438,10 @@ func heading(title, note string, imp widget.Importance) fyne.CanvasObject {
 func (v *proposalView) textField(multi bool, text string, readOnly bool, save func(string) error) *field {
 	f := newField(v.d, multi, save)
 	f.page = func() fyne.Scrollable { return v.scroll }
-	f.load(text)
+	// Set before the field is drawn, not with SetText, which would lay
+	// the text out at once and again when the screen is placed (a
+	// 500-item proposal has 2,000 fields).
+	f.Text, f.saved = text, text
 	f.onError = v.showError
 	f.onConflict = v.askKeep
 	if readOnly {
