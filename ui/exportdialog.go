@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -401,7 +402,7 @@ func newHoverHint(text string, win fyne.Window) *hoverHint {
 }
 
 func (h *hoverHint) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(canvas.NewRectangle(nil))
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
 }
 
 func (h *hoverHint) MouseIn(ev *desktop.MouseEvent) {

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"image/color"
 	"strings"
 	"time"
 
@@ -79,7 +80,7 @@ func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, 
 	}
 	// The header lines up with the rows: the same columns, and room for
 	// the row's buttons.
-	spacer := canvas.NewRectangle(nil)
+	spacer := canvas.NewRectangle(color.Transparent)
 	spacer.SetMinSize(fyne.NewSize(rowActionsWidth(), 1))
 	heads := container.New(&columns{weights: weights})
 	for i, t := range head {
