@@ -14,7 +14,9 @@ type Record struct {
 	ID int64 `json:"id"`
 	// Server is the last copy the server sent; nil for a proposal created
 	// offline and not yet acknowledged (or dropped by ResetForNewStore).
-	Server *app.Proposal `json:"server"`
+	// Since schema 4 it is kept in its own bucket (serverCopies), so an
+	// edit, which changes only Local, does not encode it again.
+	Server *app.Proposal `json:"server,omitempty"`
 	// Local is the view the user sees and edits: Server with the queued
 	// entries applied through app.Apply.
 	Local *app.Proposal `json:"local"`
@@ -55,6 +57,7 @@ func (t *txn) record(id int64) (*Record, bool, error) {
 		r, cached := t.s.recs[id]
 		t.s.mu.RUnlock()
 		if cached {
+			t.servers[id] = r.Server
 			return r.copy(), true, nil
 		}
 	}
@@ -63,8 +66,15 @@ func (t *txn) record(id int64) (*Record, bool, error) {
 	if err != nil || !ok {
 		return nil, ok, err
 	}
+	var srv app.Proposal
+	if ok, err := getJSON(t.b(bucketServerCopies), idKey(id), &srv); err != nil {
+		return nil, true, fmt.Errorf("server copy of proposal %d: %w", id, err)
+	} else if ok {
+		r.Server = &srv
+	}
 	if t.recs != nil {
 		t.recs[id] = r.copy()
+		t.servers[id] = r.Server
 	}
 	return &r, true, nil
 }
@@ -88,7 +98,12 @@ func (t *txn) putRecord(r *Record, entries []*Entry) error {
 }
 
 func (t *txn) putRecordBadges(r *Record, b Badges) error {
-	if err := putJSON(t.b(bucketProposals), idKey(r.ID), r); err != nil {
+	if err := t.putServerCopy(r.ID, r.Server); err != nil {
+		return err
+	}
+	stored := *r
+	stored.Server = nil // in its own bucket
+	if err := putJSON(t.b(bucketProposals), idKey(r.ID), &stored); err != nil {
 		return err
 	}
 	if t.recs != nil {
@@ -104,8 +119,31 @@ func (t *txn) putRecordBadges(r *Record, b Badges) error {
 	return nil
 }
 
+// putServerCopy writes a record's server copy unless it is the one this
+// transaction read (proposals are never changed in place, so the same
+// pointer is the same copy).
+func (t *txn) putServerCopy(id int64, srv *app.Proposal) error {
+	if prev, read := t.servers[id]; read && prev == srv {
+		return nil
+	}
+	var err error
+	if srv == nil {
+		err = t.b(bucketServerCopies).Delete(idKey(id))
+	} else {
+		err = putJSON(t.b(bucketServerCopies), idKey(id), srv)
+	}
+	if err != nil {
+		return fmt.Errorf("server copy of proposal %d: %w", id, err)
+	}
+	t.servers[id] = srv
+	return nil
+}
+
 func (t *txn) deleteRecord(id int64) error {
 	if err := t.b(bucketProposals).Delete(idKey(id)); err != nil {
+		return err
+	}
+	if err := t.putServerCopy(id, nil); err != nil {
 		return err
 	}
 	if t.recs != nil {

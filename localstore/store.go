@@ -143,6 +143,9 @@ type txn struct {
 	// cached once it commits. Only writers fill the cache: they run one
 	// at a time, so what they put there is what is committed.
 	recs map[int64]*Record
+	// servers are the server copies of the records this write read or
+	// wrote, so that storing a record skips an unchanged one.
+	servers map[int64]*app.Proposal
 }
 
 func (s *Store) update(ctx context.Context, fn func(t *txn) error) error {
@@ -153,7 +156,7 @@ func (s *Store) update(ctx context.Context, fn func(t *txn) error) error {
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	t := &txn{s: s, items: map[int64]*ListItem{}, recs: map[int64]*Record{}}
+	t := &txn{s: s, items: map[int64]*ListItem{}, recs: map[int64]*Record{}, servers: map[int64]*app.Proposal{}}
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		t.tx = tx
 		if err := fn(t); err != nil {
