@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"proposaldesk/app"
 )
 
 // Migrating to schema 4 moves the v1 fixture's server copy out of its
@@ -62,6 +64,41 @@ func TestMigrate3to4MovesServerCopies(t *testing.T) {
 		}
 		if (rec.Server == nil) != (w == "null") || rec.Local == nil {
 			t.Errorf("record %d after migration: server %v local %v", id, rec.Server != nil, rec.Local != nil)
+		}
+	}
+}
+
+// encodeRecord writes what json.Marshal writes for the record without
+// its server copy, for records with and without a local view and with
+// conflicts after it.
+func TestEncodeRecordMatchesMarshal(t *testing.T) {
+	f := newFakeServer()
+	p, err := f.apply(&app.CreateProposal{SalesPersonID: sales.ID, Name: strp(`Lake "house" <b>`)}, t0, sales)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err = f.apply(&app.CreateArea{ID: p.ID, Name: "Room"}, t0, sales)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*Record{
+		{ID: p.ID, Server: p, Local: p, BaseVersion: 3},
+		{ID: -4, Local: p, ReadOnly: true, NeedsServerCopy: true,
+			Conflicts: []Conflict{{Field: "name", Base: "a", Mine: `"local":null`, Theirs: "c"}}},
+		{ID: 9},
+	} {
+		got, err := encodeRecord(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rest := *r
+		rest.Server = nil
+		want, err := json.Marshal(&rest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("record %d:\n got %s\nwant %s", r.ID, got, want)
 		}
 	}
 }
