@@ -52,11 +52,13 @@ const (
 type catalogIndex struct {
 	version uint64
 	ix      *catalogindex.Index
+	items   *itemCache // decoded items of this version
 }
 
 // catalogIndex returns the account's index at the version cb holds,
-// building it when the cached one is of another version.
-func (t *tx) catalogIndex(cb *bolt.Bucket) (*catalogindex.Index, error) {
+// building it when the cached one is of another version, and the cache
+// of decoded items of that version (nil for a reader of an older one).
+func (t *tx) catalogIndex(cb *bolt.Bucket) (*catalogindex.Index, *itemCache, error) {
 	version := u64At(cb, kCatVersion)
 	t.s.catMu.Lock()
 	defer t.s.catMu.Unlock()
@@ -64,17 +66,19 @@ func (t *tx) catalogIndex(cb *bolt.Bucket) (*catalogindex.Index, error) {
 		t.s.catIdx = map[int64]catalogIndex{}
 	}
 	if c, ok := t.s.catIdx[t.id]; ok && c.version == version {
-		return c.ix, nil
+		return c.ix, c.items, nil
 	}
 	ix, err := catalogindex.FromJSON(cb.Bucket(bCatItems).ForEach)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// A reader of an older snapshot must not replace a newer index.
 	if c, ok := t.s.catIdx[t.id]; !ok || c.version < version {
-		t.s.catIdx[t.id] = catalogIndex{version: version, ix: ix}
+		c := catalogIndex{version: version, ix: ix, items: newItemCache()}
+		t.s.catIdx[t.id] = c
+		return ix, c.items, nil
 	}
-	return ix, nil
+	return ix, nil, nil
 }
 
 func u64At(b *bolt.Bucket, k []byte) uint64 {
@@ -111,15 +115,18 @@ func (t *tx) SearchCatalog(q app.CatalogQuery) ([]app.CatalogItem, int, error) {
 	if cb == nil {
 		return page, 0, nil
 	}
-	ix, err := t.catalogIndex(cb)
+	ix, cache, err := t.catalogIndex(cb)
 	if err != nil {
 		return nil, 0, err
 	}
 	ids, count := ix.Search(&q)
 	for _, id := range ids {
-		it, err := catalogItemAt(cb, id)
-		if err != nil {
-			return nil, 0, err
+		it, ok := cache.get(id)
+		if !ok {
+			if it, err = catalogItemAt(cb, id); err != nil {
+				return nil, 0, err
+			}
+			cache.put(id, it)
 		}
 		page = append(page, it)
 	}
