@@ -74,6 +74,7 @@ type Index struct {
 	two     postings
 	three   postings
 	types   map[app.ItemType]bitset // the entries of each item type
+	memo    memo
 }
 
 // Build indexes entries; the slice is sorted in place and kept.
@@ -150,9 +151,8 @@ func piece(s string) (uint32, bool) {
 // Len is the number of entries.
 func (ix *Index) Len() int { return len(ix.entries) }
 
-// Search returns the IDs of the query's page, in catalog order, and the
-// count of all matches.
-func (ix *Index) Search(q *app.CatalogQuery) (ids []int64, count int) {
+// search answers a query from the lists (Search remembers its answers).
+func (ix *Index) search(q *app.CatalogQuery) (ids []int64, count int) {
 	words := q.SearchWords()
 	lo := -1 // no page: count only
 	if q.PageNumber > 0 && q.PageSize > 0 {
