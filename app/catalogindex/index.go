@@ -74,14 +74,14 @@ type Index struct {
 	two     postings
 	three   postings
 	types   map[app.ItemType]bitset // the entries of each item type
-	memo    memo
+	memo    *Cache[string, answer]
 }
 
 // Build indexes entries; the slice is sorted in place and kept.
 func Build(entries []app.CatalogEntry) *Index {
 	slices.SortFunc(entries, func(a, b app.CatalogEntry) int { return app.CompareCatalog(&a, &b) })
 	ix := &Index{entries: entries, one: build(entries, 1, singles), two: build(entries, 2, pairs), three: build(entries, 3, triples),
-		types: map[app.ItemType]bitset{}}
+		types: map[app.ItemType]bitset{}, memo: NewCache[string, answer](maxMemo)}
 	for rank, e := range entries {
 		b := ix.types[e.ItemType]
 		if b == nil {

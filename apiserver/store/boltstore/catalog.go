@@ -121,12 +121,12 @@ func (t *tx) SearchCatalog(q app.CatalogQuery) ([]app.CatalogItem, int, error) {
 	}
 	ids, count := ix.Search(&q)
 	for _, id := range ids {
-		it, ok := cache.get(id)
+		it, ok := cache.Get(id)
 		if !ok {
 			if it, err = catalogItemAt(cb, id); err != nil {
 				return nil, 0, err
 			}
-			cache.put(id, it)
+			cache.Put(id, it)
 		}
 		page = append(page, it)
 	}
