@@ -189,7 +189,15 @@ func (t *tx) catalogWriter() (*catalogWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("catalog bucket: %w", err)
 	}
+	return t.catalogWriterOn(cb)
+}
+
+// catalogWriterOn writes the catalog whose top bucket is cb (the
+// account's, or a staged import's copy).
+func (t *tx) catalogWriterOn(cb *bolt.Bucket) (*catalogWriter, error) {
+	t.wrote = true // a failure from here on rolls the group back
 	w := &catalogWriter{t: t, cb: cb, count: int64(u64At(cb, kCatCount)), now: app.At(t.s.cfg.now())}
+	var err error
 	for _, b := range []struct {
 		dst  **bolt.Bucket
 		name []byte
@@ -333,9 +341,18 @@ func (w *catalogWriter) record(id int64, state byte) error {
 	return w.at.Put(key, u64(seq))
 }
 
-// finish writes the new keys, stamps the catalog's version (the index is
-// rebuilt from the file by the next search) and count.
+// finish writes the new keys and count, and stamps the catalog's version
+// (the index is rebuilt from the file by the next search).
 func (w *catalogWriter) finish() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	return w.cb.Put(kCatVersion, u64(uint64(w.t.btx.ID())))
+}
+
+// flush writes the new keys and the count (a staged import flushes each
+// chunk and stamps the version once, when it publishes the catalog).
+func (w *catalogWriter) flush() error {
 	slices.SortFunc(w.newKeys, func(a, b newKey) int { return strings.Compare(a.key, b.key) })
 	for i, k := range w.newKeys {
 		if i > 0 && w.newKeys[i-1].key == k.key {
@@ -345,8 +362,6 @@ func (w *catalogWriter) finish() error {
 			return err
 		}
 	}
-	if err := w.cb.Put(kCatVersion, u64(uint64(w.t.btx.ID()))); err != nil {
-		return err
-	}
+	w.newKeys = nil
 	return w.cb.Put(kCatCount, u64(uint64(max(w.count, 0))))
 }
