@@ -301,16 +301,19 @@ func (st *staging) publish() error {
 			return err
 		}
 		t.wrote = true
-		if err := dir.Bucket(bCatalog).Put(kCatVersion, u64(uint64(t.btx.ID()))); err != nil {
-			return err
-		}
 		if live != nil {
 			if err := t.ab.DeleteBucket(bCatalog); err != nil {
 				return err
 			}
 		}
+		// The move relinks the copy as committed: nothing may be written
+		// to it in this transaction before (bbolt would drop it), so the
+		// version is stamped after.
 		if err := t.btx.MoveBucket(bCatalog, dir, t.ab); err != nil {
 			return fmt.Errorf("publish staged catalog: %w", err)
+		}
+		if err := t.ab.Bucket(bCatalog).Put(kCatVersion, u64(uint64(t.btx.ID()))); err != nil {
+			return err
 		}
 		return st.drop(t)
 	})

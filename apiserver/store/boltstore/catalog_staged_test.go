@@ -93,6 +93,7 @@ func TestStagedImportEqualsOneTransaction(t *testing.T) {
 	}
 	one, staged := newFixture(t, WithClock(func() time.Time { return stagedNow })), newFixture(t, WithClock(func() time.Time { return stagedNow }))
 	var cursor string
+	var version uint64
 	for i, step := range steps {
 		want := storetest.ImportItems(t, one.S, one.A, step.mode, step.items)
 		got, err := stagedImport(staged, step.mode, app.CatalogRowsOf(step.items), len(step.items))
@@ -105,6 +106,11 @@ func TestStagedImportEqualsOneTransaction(t *testing.T) {
 		if g, w := catalogDump(t, staged), catalogDump(t, one); g != w {
 			t.Fatalf("step %d catalog:\n%s\nin one transaction:\n%s", i, g, w)
 		}
+		// A new version, so searches use a new index.
+		if v := catalogVersion(t, staged); v <= version {
+			t.Errorf("step %d: version %d after %d", i, v, version)
+		}
+		version = catalogVersion(t, staged)
 		if i == 0 {
 			cursor = catalogChanges(t, staged, "").Cursor
 		}
@@ -118,6 +124,17 @@ func TestStagedImportEqualsOneTransaction(t *testing.T) {
 	if ids, n := storetest.SearchIDs(t, staged.S, staged.A, app.CatalogQuery{PageNumber: 1, PageSize: 5}); n != 60 || len(ids) != 5 {
 		t.Errorf("search after the imports: %d of %d", len(ids), n)
 	}
+}
+
+func catalogVersion(t *testing.T, f *storetest.Fixture) uint64 {
+	var v uint64
+	f.S.View(ctx, f.A, func(stx store.Tx) error {
+		if cb := stx.(*tx).b(bCatalog); cb != nil {
+			v = u64At(cb, kCatVersion)
+		}
+		return nil
+	})
+	return v
 }
 
 func catalogChanges(t *testing.T, f *storetest.Fixture, cursor string) app.CatalogChanges {
