@@ -341,7 +341,9 @@ func liveConflicts(cs []Conflict, entries []*Entry) []Conflict {
 // Record returns what the store holds of a proposal: from the cache of
 // decoded records when it is there (the screen reads the proposal after
 // each edit; decoding a 500-item record took most of a save), else from
-// the file, cached unless a write committed meanwhile.
+// the file, cached unless a write committed meanwhile. The proposals it
+// points to are shared with the cache: read them, never change them in
+// place (app.Apply and Clone make new ones).
 func (s *Store) Record(id int64) (*Record, error) {
 	s.mu.RLock()
 	cached, ok := s.recs[id]
