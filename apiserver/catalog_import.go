@@ -79,8 +79,9 @@ func RejectedError(rep app.CatalogImportReport) *app.Error {
 }
 
 // ImportCatalog checks a CSV file in app's import format and, when every
-// row is good, applies it to the account's catalog in one transaction;
-// otherwise it applies nothing and the report lists every rejected row.
+// row is good, applies it to the account's catalog, all at once (in one
+// transaction, or staged: store.StagedCatalogImporter); otherwise it
+// applies nothing and the report lists every rejected row.
 // The file is read twice, a row at a time (a seekable r is rewound, any
 // other is copied to a temporary file while it is checked), so memory
 // does not grow with the file; the write transaction is held only for
@@ -126,10 +127,15 @@ func ImportCatalog(ctx context.Context, st store.Store, accountID int64, mode ap
 		}
 	}
 	counts := rep
-	err = st.Update(ctx, accountID, func(tx store.Tx) error {
-		counts = rep // a retried function starts again
-		return tx.ImportCatalog(mode, rows, &counts)
-	})
+	if staged, ok := st.(store.StagedCatalogImporter); ok {
+		// Several bounded transactions, published at once (boltstore).
+		err = staged.ImportCatalogStaged(ctx, accountID, mode, rep.Rows, rows, &counts)
+	} else {
+		err = st.Update(ctx, accountID, func(tx store.Tx) error {
+			counts = rep // a retried function starts again
+			return tx.ImportCatalog(mode, rows, &counts)
+		})
+	}
 	if err != nil {
 		return rep, fmt.Errorf("import catalog of account %d: %w", accountID, err)
 	}

@@ -23,17 +23,21 @@ func At(t time.Time) Time {
 }
 
 func (t Time) MarshalJSON() ([]byte, error) {
+	return t.appendJSON(make([]byte, 0, 26)), nil
+}
+
+// appendJSON appends what MarshalJSON returns.
+func (t Time) appendJSON(b []byte) []byte {
 	if t.IsZero() {
-		return []byte("null"), nil
+		return append(b, "null"...)
 	}
 	u := t.UTC()
 	if y := u.Year(); y < 0 || y > 9999 {
-		return []byte(`"` + u.Format(TimeLayout) + `"`), nil
+		return append(b, `"`+u.Format(TimeLayout)+`"`...)
 	}
 	// TimeLayout written by hand: every stored date passes through here,
 	// and time.Format's general layout parsing dominated encoding a
 	// proposal of many items.
-	b := make([]byte, 0, 26)
 	b = append(b, '"')
 	b = appendDigits(b, u.Year(), 4)
 	b = append(b, '-')
@@ -48,7 +52,7 @@ func (t Time) MarshalJSON() ([]byte, error) {
 	b = appendDigits(b, u.Second(), 2)
 	b = append(b, '.')
 	b = appendDigits(b, u.Nanosecond()/1e6, 3)
-	return append(b, 'Z', '"'), nil
+	return append(b, 'Z', '"')
 }
 
 // appendDigits writes v in exactly n decimal digits, zero-padded.

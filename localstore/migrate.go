@@ -16,6 +16,7 @@ var migrations = []func(tx *bolt.Tx) error{
 	migrate0to1,
 	migrate1to2,
 	migrate2to3, // catalog.go
+	migrate3to4, // servercopies.go
 }
 
 // migrate0to1 creates the first layout.

@@ -27,9 +27,14 @@ import (
 //
 //	catalog          catalog item ID → app.CatalogItem
 //	meta             catalogStoreId, catalogCursor
+//
+// Version 4 moves each record's server copy to its own bucket
+// (servercopies.go):
+//
+//	serverCopies     proposal ID → app.Proposal
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 var (
 	bucketMeta             = []byte("meta")

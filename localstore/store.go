@@ -56,6 +56,9 @@ type Store struct {
 	// before its commit; an error aborts the transaction as a crash at
 	// that point would.
 	beforeCommit func() error
+	// afterRead, when set (tests only), runs in Record between reading
+	// a record from the file and caching it.
+	afterRead func()
 
 	mu    sync.RWMutex
 	items map[int64]ListItem // the list index, as committed
@@ -65,6 +68,10 @@ type Store struct {
 	// Proposals are never changed in place (app.Apply returns new ones),
 	// so readers share them; a Record itself is copied out.
 	recs map[int64]*Record
+	// recGen counts the commits that changed records or list rows: a
+	// reader caches what it decoded only if none committed meanwhile
+	// (Store.Record).
+	recGen uint64
 
 	// The offline catalog's search index (catalog.go).
 	catMu  sync.Mutex
@@ -143,6 +150,9 @@ type txn struct {
 	// cached once it commits. Only writers fill the cache: they run one
 	// at a time, so what they put there is what is committed.
 	recs map[int64]*Record
+	// servers are the server copies of the records this write read or
+	// wrote, so that storing a record skips an unchanged one.
+	servers map[int64]*app.Proposal
 }
 
 func (s *Store) update(ctx context.Context, fn func(t *txn) error) error {
@@ -153,7 +163,7 @@ func (s *Store) update(ctx context.Context, fn func(t *txn) error) error {
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	t := &txn{s: s, items: map[int64]*ListItem{}, recs: map[int64]*Record{}}
+	t := &txn{s: s, items: map[int64]*ListItem{}, recs: map[int64]*Record{}, servers: map[int64]*app.Proposal{}}
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		t.tx = tx
 		if err := fn(t); err != nil {
@@ -184,17 +194,23 @@ func (s *Store) update(ctx context.Context, fn func(t *txn) error) error {
 				delete(s.recs, id)
 				continue
 			}
-			if _, held := s.recs[id]; !held && len(s.recs) >= maxCachedRecords {
-				for old := range s.recs { // any one: the set is small
-					delete(s.recs, old)
-					break
-				}
-			}
-			s.recs[id] = r
+			s.cacheRecord(id, r)
 		}
+		s.recGen++
 		s.mu.Unlock()
 	}
 	return nil
+}
+
+// cacheRecord keeps a decoded record as committed; s.mu is held.
+func (s *Store) cacheRecord(id int64, r *Record) {
+	if _, held := s.recs[id]; !held && len(s.recs) >= maxCachedRecords {
+		for old := range s.recs { // any one: the set is small
+			delete(s.recs, old)
+			break
+		}
+	}
+	s.recs[id] = r
 }
 
 func (s *Store) view(fn func(t *txn) error) error {

@@ -156,6 +156,16 @@ type CatalogTx interface {
 	ImportCatalog(mode app.CatalogImportMode, rows iter.Seq2[app.CatalogRow, error], report *app.CatalogImportReport) error
 }
 
+// StagedCatalogImporter is a Store that applies a large import in
+// several transactions of bounded size, still all or nothing (boltstore:
+// one bbolt transaction keeps every page it writes in memory). A Store
+// without it imports in one Tx.ImportCatalog.
+// n is the number of rows (known from the check).
+type StagedCatalogImporter interface {
+	ImportCatalogStaged(ctx context.Context, accountID int64, mode app.CatalogImportMode, n int,
+		rows iter.Seq2[app.CatalogRow, error], report *app.CatalogImportReport) error
+}
+
 // Account is a dealer's account.
 type Account struct {
 	ID                 int64               `json:"id"`

@@ -61,6 +61,7 @@ var class = func() (c [256]uint8) {
 type postings struct {
 	start []int32
 	ranks []int32
+	dense map[uint32]bitset // the long lists (denseMin) as bitsets too
 }
 
 func (p *postings) list(k uint32) []int32 { return p.ranks[p.start[k]:p.start[k+1]] }
@@ -72,12 +73,24 @@ type Index struct {
 	one     postings
 	two     postings
 	three   postings
+	types   map[app.ItemType]bitset // the entries of each item type
+	memo    *Cache[string, answer]
 }
 
 // Build indexes entries; the slice is sorted in place and kept.
 func Build(entries []app.CatalogEntry) *Index {
 	slices.SortFunc(entries, func(a, b app.CatalogEntry) int { return app.CompareCatalog(&a, &b) })
-	return &Index{entries: entries, one: build(entries, 1, singles), two: build(entries, 2, pairs), three: build(entries, 3, triples)}
+	ix := &Index{entries: entries, one: build(entries, 1, singles), two: build(entries, 2, pairs), three: build(entries, 3, triples),
+		types: map[app.ItemType]bitset{}, memo: NewCache[string, answer](maxMemo)}
+	for rank, e := range entries {
+		b := ix.types[e.ItemType]
+		if b == nil {
+			b = newBitset(len(entries))
+			ix.types[e.ItemType] = b
+		}
+		b.set(int32(rank))
+	}
+	return ix
 }
 
 // build counts each piece once per entry, then fills the lists in rank
@@ -112,6 +125,12 @@ func build(entries []app.CatalogEntry, n int, slots int) postings {
 		p.ranks[next[k]] = rank
 		next[k]++
 	})
+	p.dense = map[uint32]bitset{}
+	for k := range uint32(slots) {
+		if l := p.list(k); len(l) >= denseMin(len(entries)) {
+			p.dense[k] = bitsetOf(l, len(entries))
+		}
+	}
 	return p
 }
 
@@ -132,9 +151,8 @@ func piece(s string) (uint32, bool) {
 // Len is the number of entries.
 func (ix *Index) Len() int { return len(ix.entries) }
 
-// Search returns the IDs of the query's page, in catalog order, and the
-// count of all matches.
-func (ix *Index) Search(q *app.CatalogQuery) (ids []int64, count int) {
+// search answers a query from the lists (Search remembers its answers).
+func (ix *Index) search(q *app.CatalogQuery) (ids []int64, count int) {
 	words := q.SearchWords()
 	lo := -1 // no page: count only
 	if q.PageNumber > 0 && q.PageSize > 0 {
@@ -149,23 +167,8 @@ func (ix *Index) Search(q *app.CatalogQuery) (ids []int64, count int) {
 			check = append(check, w)
 		}
 	}
-	match := func(rank int32) {
-		e := &ix.entries[rank]
-		if !q.MatchesFilters(e) {
-			return
-		}
-		for _, w := range check {
-			if !strings.Contains(e.Search, w) {
-				return
-			}
-		}
-		if lo >= 0 && count >= lo && len(ids) < q.PageSize {
-			ids = append(ids, e.ID)
-		}
-		count++
-	}
-	cands, all := ix.candidates(words)
-	if all && q.ItemType == "" && len(q.Brands) == 0 && q.CategoryID == 0 {
+	c := ix.candidates(words, q.ItemType)
+	if c.all && q.ItemType == "" && len(q.Brands) == 0 && q.CategoryID == 0 {
 		count = len(ix.entries) // no text, no filter: the whole catalog
 		if lo >= 0 && lo < count {
 			for i := lo; i < min(lo+q.PageSize, count); i++ {
@@ -174,27 +177,135 @@ func (ix *Index) Search(q *app.CatalogQuery) (ids []int64, count int) {
 		}
 		return ids, count
 	}
-	if !all && len(check) == 0 && q.ItemType == "" && len(q.Brands) == 0 && q.CategoryID == 0 {
-		// The lists settle the query alone: the count is their
-		// intersection's length and the page a slice of it.
-		count = len(cands)
+	if !c.all && len(check) == 0 && len(q.Brands) == 0 && q.CategoryID == 0 {
+		// The lists (and the type's set) settle the query alone: the
+		// count is their intersection's size and the page a slice of it.
+		count = c.size()
 		if lo >= 0 && lo < count {
-			for _, rank := range cands[lo:min(lo+q.PageSize, count)] {
+			c.each(lo, func(rank int32) bool {
 				ids = append(ids, ix.entries[rank].ID)
-			}
+				return len(ids) < q.PageSize
+			})
 		}
 		return ids, count
 	}
-	if all {
+	match := func(rank int32) bool {
+		e := &ix.entries[rank]
+		if !q.MatchesFilters(e) {
+			return true
+		}
+		for _, w := range check {
+			if !strings.Contains(e.Search, w) {
+				return true
+			}
+		}
+		if lo >= 0 && count >= lo && len(ids) < q.PageSize {
+			ids = append(ids, e.ID)
+		}
+		count++
+		return true
+	}
+	if c.all {
 		for rank := range ix.entries {
 			match(int32(rank))
 		}
 		return ids, count
 	}
-	for _, rank := range cands {
-		match(rank)
-	}
+	c.each(0, match)
 	return ids, count
+}
+
+// cands are the ranks that hold every piece of a query's words and its
+// item type: a sorted list, a bitset, or all entries.
+type cands struct {
+	all  bool
+	list []int32
+	set  bitset // used when list is nil and all is false
+}
+
+func (c *cands) size() int {
+	if c.list != nil || c.set == nil {
+		return len(c.list)
+	}
+	return c.set.count()
+}
+
+// each calls fn with the candidates in ascending order from the skip-th.
+func (c *cands) each(skip int, fn func(rank int32) bool) {
+	if c.list != nil || c.set == nil {
+		for _, r := range c.list[min(skip, len(c.list)):] {
+			if !fn(r) {
+				return
+			}
+		}
+		return
+	}
+	c.set.each(skip, fn)
+}
+
+// candidates are the positions holding every piece of the words (a word
+// of one or two bytes is its own piece, a longer one its triples) and of
+// the item type when one is given; all when there is neither.
+func (ix *Index) candidates(words []string, typ app.ItemType) cands {
+	var lists [][]int32
+	var sets []bitset
+	if typ != "" {
+		set, ok := ix.types[typ]
+		if !ok {
+			return cands{list: []int32{}}
+		}
+		sets = append(sets, set)
+	}
+	for _, w := range words {
+		p, n := &ix.three, 3
+		switch len(w) {
+		case 1:
+			p, n = &ix.one, 1
+		case 2:
+			p, n = &ix.two, 2
+		}
+		for i := 0; i+n <= len(w); i++ {
+			k, _ := piece(w[i : i+n])
+			if set, ok := p.dense[k]; ok {
+				sets = append(sets, set)
+			} else {
+				lists = append(lists, p.list(k))
+			}
+		}
+	}
+	switch {
+	case len(lists) == 0 && len(sets) == 0:
+		return cands{all: true}
+	case len(lists) == 0:
+		and := slices.Clone(sets[0])
+		for _, s := range sets[1:] {
+			for i := range and {
+				and[i] &= s[i]
+			}
+		}
+		return cands{set: and}
+	case len(lists) == 1 && len(sets) == 0:
+		return cands{list: lists[0]} // read only: never written to
+	}
+	slices.SortFunc(lists, func(a, b []int32) int { return len(a) - len(b) })
+	out := slices.Clone(lists[0])
+	for _, l := range lists[1:] {
+		if len(out) == 0 {
+			break
+		}
+		out = intersect(out, l)
+	}
+	if len(sets) > 0 {
+		out = slices.DeleteFunc(out, func(r int32) bool {
+			for _, s := range sets {
+				if !s.has(r) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	return cands{list: out}
 }
 
 // exact reports whether w's posting list holds exactly the entries that
@@ -209,41 +320,6 @@ func exact(w string) bool {
 		}
 	}
 	return true
-}
-
-// candidates are the positions holding every piece of the words (a word
-// of one or two bytes is its own piece, a longer one its triples); all
-// is true when there are no words (every entry is then a candidate).
-func (ix *Index) candidates(words []string) (cands []int32, all bool) {
-	var lists [][]int32
-	for _, w := range words {
-		p, n := &ix.three, 3
-		switch len(w) {
-		case 1:
-			p, n = &ix.one, 1
-		case 2:
-			p, n = &ix.two, 2
-		}
-		for i := 0; i+n <= len(w); i++ {
-			k, _ := piece(w[i : i+n])
-			lists = append(lists, p.list(k))
-		}
-	}
-	if len(lists) == 0 {
-		return nil, true
-	}
-	slices.SortFunc(lists, func(a, b []int32) int { return len(a) - len(b) })
-	if len(lists) == 1 {
-		return lists[0], false // read only: never written to
-	}
-	cands = slices.Clone(lists[0])
-	for _, l := range lists[1:] {
-		if len(cands) == 0 {
-			break
-		}
-		cands = intersect(cands, l)
-	}
-	return cands, false
 }
 
 // intersect keeps the elements of small (ascending) that big (ascending)

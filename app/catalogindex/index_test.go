@@ -74,9 +74,14 @@ func TestIndexEqualsReference(t *testing.T) {
 		for _, e := range page {
 			want = append(want, e.ID)
 		}
-		got, gotCount := ix.Search(&q)
-		if gotCount != count || !reflect.DeepEqual(got, want) {
-			t.Fatalf("query %d %+v: index %v (%d), reference %v (%d)", i, q, got, gotCount, want, count)
+		for pass := range 2 { // the second answer is the memo's
+			got, gotCount := ix.Search(&q)
+			if gotCount != count || !reflect.DeepEqual(got, want) {
+				t.Fatalf("query %d pass %d %+v: index %v (%d), reference %v (%d)", i, pass, q, got, gotCount, want, count)
+			}
+			if len(got) > 0 {
+				got[0] = -1 // the caller's copy: the memo keeps its own
+			}
 		}
 		if count > 0 {
 			nonEmpty++

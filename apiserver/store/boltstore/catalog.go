@@ -52,11 +52,13 @@ const (
 type catalogIndex struct {
 	version uint64
 	ix      *catalogindex.Index
+	items   *itemCache // decoded items of this version
 }
 
 // catalogIndex returns the account's index at the version cb holds,
-// building it when the cached one is of another version.
-func (t *tx) catalogIndex(cb *bolt.Bucket) (*catalogindex.Index, error) {
+// building it when the cached one is of another version, and the cache
+// of decoded items of that version (nil for a reader of an older one).
+func (t *tx) catalogIndex(cb *bolt.Bucket) (*catalogindex.Index, *itemCache, error) {
 	version := u64At(cb, kCatVersion)
 	t.s.catMu.Lock()
 	defer t.s.catMu.Unlock()
@@ -64,17 +66,19 @@ func (t *tx) catalogIndex(cb *bolt.Bucket) (*catalogindex.Index, error) {
 		t.s.catIdx = map[int64]catalogIndex{}
 	}
 	if c, ok := t.s.catIdx[t.id]; ok && c.version == version {
-		return c.ix, nil
+		return c.ix, c.items, nil
 	}
 	ix, err := catalogindex.FromJSON(cb.Bucket(bCatItems).ForEach)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// A reader of an older snapshot must not replace a newer index.
 	if c, ok := t.s.catIdx[t.id]; !ok || c.version < version {
-		t.s.catIdx[t.id] = catalogIndex{version: version, ix: ix}
+		c := catalogIndex{version: version, ix: ix, items: newItemCache()}
+		t.s.catIdx[t.id] = c
+		return ix, c.items, nil
 	}
-	return ix, nil
+	return ix, nil, nil
 }
 
 func u64At(b *bolt.Bucket, k []byte) uint64 {
@@ -111,15 +115,18 @@ func (t *tx) SearchCatalog(q app.CatalogQuery) ([]app.CatalogItem, int, error) {
 	if cb == nil {
 		return page, 0, nil
 	}
-	ix, err := t.catalogIndex(cb)
+	ix, cache, err := t.catalogIndex(cb)
 	if err != nil {
 		return nil, 0, err
 	}
 	ids, count := ix.Search(&q)
 	for _, id := range ids {
-		it, err := catalogItemAt(cb, id)
-		if err != nil {
-			return nil, 0, err
+		it, ok := cache.Get(id)
+		if !ok {
+			if it, err = catalogItemAt(cb, id); err != nil {
+				return nil, 0, err
+			}
+			cache.Put(id, it)
 		}
 		page = append(page, it)
 	}
@@ -182,7 +189,15 @@ func (t *tx) catalogWriter() (*catalogWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("catalog bucket: %w", err)
 	}
+	return t.catalogWriterOn(cb)
+}
+
+// catalogWriterOn writes the catalog whose top bucket is cb (the
+// account's, or a staged import's copy).
+func (t *tx) catalogWriterOn(cb *bolt.Bucket) (*catalogWriter, error) {
+	t.wrote = true // a failure from here on rolls the group back
 	w := &catalogWriter{t: t, cb: cb, count: int64(u64At(cb, kCatCount)), now: app.At(t.s.cfg.now())}
+	var err error
 	for _, b := range []struct {
 		dst  **bolt.Bucket
 		name []byte
@@ -326,9 +341,18 @@ func (w *catalogWriter) record(id int64, state byte) error {
 	return w.at.Put(key, u64(seq))
 }
 
-// finish writes the new keys, stamps the catalog's version (the index is
-// rebuilt from the file by the next search) and count.
+// finish writes the new keys and count, and stamps the catalog's version
+// (the index is rebuilt from the file by the next search).
 func (w *catalogWriter) finish() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	return w.cb.Put(kCatVersion, u64(uint64(w.t.btx.ID())))
+}
+
+// flush writes the new keys and the count (a staged import flushes each
+// chunk and stamps the version once, when it publishes the catalog).
+func (w *catalogWriter) flush() error {
 	slices.SortFunc(w.newKeys, func(a, b newKey) int { return strings.Compare(a.key, b.key) })
 	for i, k := range w.newKeys {
 		if i > 0 && w.newKeys[i-1].key == k.key {
@@ -338,8 +362,6 @@ func (w *catalogWriter) finish() error {
 			return err
 		}
 	}
-	if err := w.cb.Put(kCatVersion, u64(uint64(w.t.btx.ID()))); err != nil {
-		return err
-	}
+	w.newKeys = nil
 	return w.cb.Put(kCatCount, u64(uint64(max(w.count, 0))))
 }

@@ -237,6 +237,9 @@ func (s *Store) migrate() error {
 		if err := meta.Put(kSchema, u64(version)); err != nil {
 			return err
 		}
+		if err := dropStagedImports(btx); err != nil { // catalog_staged.go
+			return err
+		}
 		id := meta.Get(kStoreID)
 		if id == nil {
 			var b [16]byte

@@ -64,7 +64,11 @@ func testCatalogImportMergeReplaceAndFeed(t *testing.T, be Backend) {
 	}
 	cursor := feed.Cursor
 
-	// Merge: one changed price, one new item; the rest unchanged.
+	// Merge: one changed price, one new item; the rest unchanged. The
+	// changed item was on a search page before.
+	if _, ok := itemByPart(t, f.S, f.A, items[3].PartNumber); !ok {
+		t.Fatalf("item %s not found", items[3].PartNumber)
+	}
 	changed := slices.Clone(items[:10])
 	changed[3].SellPrice += 100
 	changed = append(changed, app.CatalogItem{ItemType: app.ItemFee, Name: "New fee", PartNumber: "FEE-NEW", SellPrice: 500})
@@ -137,6 +141,11 @@ func itemByPart(t testing.TB, s store.Store, acct int64, pn string) (app.Catalog
 		for _, it := range page {
 			if it.PartNumber == pn {
 				found, ok = tx.CatalogItem(it.ID)
+				// The search page shows the item as stored (no
+				// stale copy of an earlier import).
+				if !reflect.DeepEqual(found, it) {
+					t.Errorf("search page shows %+v, the store holds %+v", it, found)
+				}
 			}
 		}
 		return err

@@ -1,0 +1,111 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// AppendJSON writes the same bytes as json.Marshal for proposals whose
+// every field (found by reflection, so a field added later is covered)
+// takes random values: zero and not, nil and empty slices, strings that
+// need escaping, far dates.
+func TestAppendJSONMatchesMarshal(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	for i := range 300 {
+		var p Proposal
+		fillRandom(rng, reflect.ValueOf(&p).Elem(), 0)
+		want, err := json.Marshal(&p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.AppendJSON([]byte("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got[1:], want) || got[0] != 'x' {
+			t.Fatalf("proposal %d:\n got %s\nwant %s", i, got, want)
+		}
+	}
+}
+
+var jsonStrings = []string{"", "Part", `say "hi"`, `back\slash`, "<b>&</b>", "tab\there", "é ünïcode", "\u2028", "bad \xff utf8", "new\nline"}
+
+var timeType = reflect.TypeFor[Time]()
+
+// fillRandom sets v to a random value, recursing into structs, slices,
+// pointers and maps (depth bounds the nesting).
+func fillRandom(rng *rand.Rand, v reflect.Value, depth int) {
+	if v.Type() == timeType {
+		switch rng.Intn(3) {
+		case 0:
+			v.Set(reflect.ValueOf(Time{}))
+		case 1:
+			v.Set(reflect.ValueOf(At(time.Unix(rng.Int63n(4e9), rng.Int63n(1e9)))))
+		default:
+			v.Set(reflect.ValueOf(At(time.Date(10000+rng.Intn(5), 1, 2, 3, 4, 5, 0, time.UTC))))
+		}
+		return
+	}
+	switch v.Kind() {
+	case reflect.Int64, reflect.Int, reflect.Int32:
+		if rng.Intn(3) > 0 {
+			v.SetInt(rng.Int63n(2e9) - 1e9)
+		}
+	case reflect.Bool:
+		v.SetBool(rng.Intn(2) == 0)
+	case reflect.String:
+		v.SetString(jsonStrings[rng.Intn(len(jsonStrings))])
+	case reflect.Pointer:
+		if depth < 6 && rng.Intn(2) == 0 {
+			v.Set(reflect.New(v.Type().Elem()))
+			fillRandom(rng, v.Elem(), depth+1)
+		}
+	case reflect.Slice:
+		n := rng.Intn(4) - 1 // -1: nil
+		if n < 0 || depth > 6 {
+			return
+		}
+		v.Set(reflect.MakeSlice(v.Type(), n, n))
+		for i := range n {
+			fillRandom(rng, v.Index(i), depth+1)
+		}
+	case reflect.Map:
+		if rng.Intn(2) == 0 {
+			v.Set(reflect.MakeMap(v.Type()))
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			fillRandom(rng, k, depth+1)
+			fillRandom(rng, e, depth+1)
+			v.SetMapIndex(k, e)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fillRandom(rng, v.Field(i), depth+1)
+			}
+		}
+	}
+}
+
+// BenchmarkEncodeProposal500 compares AppendJSON with json.Marshal on a
+// proposal of 500 items.
+func BenchmarkEncodeProposal500(b *testing.B) {
+	p := benchProposal(5, 1, 100)
+	b.Run("marshal", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := json.Marshal(p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("append", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := p.AppendJSON(nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
