@@ -134,12 +134,13 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 	// on it changing whenever the content does, also for writers that put
 	// a proposal without going through app.Apply (demo data, imports).
 	if raw := t.b(bProposals).Get(key); raw != nil {
-		old, err := t.s.decoded.proposals.decode(strconv.FormatInt(p.ID, 10), raw)
+		var oldVersion int64
+		err := t.s.decoded.proposals.peek(strconv.FormatInt(p.ID, 10), raw, func(old *app.Proposal) { oldVersion = old.Version })
 		if err != nil {
 			return fmt.Errorf("proposal %d: %w", p.ID, err)
 		}
-		if p.Version <= old.Version {
-			p.Version = old.Version + 1
+		if p.Version <= oldVersion {
+			p.Version = oldVersion + 1
 		}
 	}
 	entry := app.EntryOf(p)
@@ -155,7 +156,13 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 			return err
 		}
 		if bytes.Equal(w.bucket, bProposals) {
-			t.written = append(t.written, record{strconv.FormatInt(p.ID, 10), data})
+			r := record{key: strconv.FormatInt(p.ID, 10), raw: data}
+			if len(t.written) < maxPrimed {
+				// A copy of what data encodes (Clone encodes exactly
+				// like the original), for the decode cache.
+				r.val = p.Clone()
+			}
+			t.written = append(t.written, r)
 		}
 	}
 	// The changes feed keeps one entry per proposal, at its latest seq.
