@@ -105,6 +105,24 @@ func (t *tx) Proposal(id int64) (*app.Proposal, error) {
 	return &p, nil
 }
 
+// ProposalStamp reads the cached decoded proposal without copying it (a
+// deep copy was a tenth of a cached detail GET).
+func (t *tx) ProposalStamp(id int64) (int64, app.Time, error) {
+	v := t.b(bProposals).Get(idKey(id))
+	if v == nil {
+		return 0, app.Time{}, notFound("proposal %d not found", id)
+	}
+	var version int64
+	var modified app.Time
+	err := t.s.decoded.proposals.peek(strconv.FormatInt(id, 10), v, func(p *app.Proposal) {
+		version, modified = p.Version, p.LastModifiedDate
+	})
+	if err != nil {
+		return 0, app.Time{}, fmt.Errorf("proposal %d: %w", id, err)
+	}
+	return version, modified, nil
+}
+
 func (t *tx) ProposalUncached(id int64) (*app.Proposal, error) {
 	v := t.b(bProposals).Get(idKey(id))
 	if v == nil {

@@ -88,6 +88,27 @@ func (t *tx) Proposal(id int64) (*app.Proposal, error) {
 	return &p, nil
 }
 
+// ProposalStamp reads the version column and one field of the document,
+// not the whole document.
+func (t *tx) ProposalStamp(id int64) (int64, app.Time, error) {
+	var version int64
+	var raw []byte
+	err := t.q.QueryRow(t.ctx, "SELECT version, doc->'lastModifiedDate' FROM proposals WHERE id = $1 AND account_id = $2", id, t.id).Scan(&version, &raw)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, app.Time{}, notFound("proposal %d not found", id)
+	}
+	if err != nil {
+		return 0, app.Time{}, fmt.Errorf("proposal %d: %w", id, err)
+	}
+	var modified app.Time
+	if raw != nil {
+		if err := json.Unmarshal(raw, &modified); err != nil {
+			return 0, app.Time{}, fmt.Errorf("proposal %d: %w", id, err)
+		}
+	}
+	return version, modified, nil
+}
+
 // ProposalUncached is Proposal: this store keeps no cache.
 func (t *tx) ProposalUncached(id int64) (*app.Proposal, error) { return t.Proposal(id) }
 
