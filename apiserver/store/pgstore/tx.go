@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
@@ -21,13 +22,24 @@ import (
 type tx struct {
 	s        *Store
 	ctx      context.Context
-	q        pgx.Tx
+	q        querier
 	id       int64
 	writable bool
 	account  store.Account
+	// feedSeq is the account's feed position when the transaction began:
+	// in a read-only one, the version of every proposal it can see.
+	feedSeq int64
 	// err is the first failure of a method that cannot return one
 	// (NextID, NextNumber); the transaction fails with it.
 	err error
+}
+
+// querier is the connection a transaction's statements go through.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
 func (t *tx) fail(err error) {
