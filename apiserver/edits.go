@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"time"
@@ -139,9 +140,10 @@ func (s *Server) applyMutation(c *call, m app.Mutation, noContent bool) error {
 		if noContent {
 			return result{status: http.StatusNoContent, etag: etagOf(next.Version)}, nil
 		}
-		res, err := jsonResult(app.DetailView(next, c.user.Role.ViewOptions()))
-		res.etag = etagOf(next.Version)
-		return res, err
+		opts := c.user.Role.ViewOptions()
+		return result{status: http.StatusOK, etag: etagOf(next.Version), render: func() ([]byte, error) {
+			return json.Marshal(app.DetailView(next, opts))
+		}}, nil
 	})
 }
 

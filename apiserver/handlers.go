@@ -49,22 +49,29 @@ func (s *Server) getProposal(c *call) error {
 		return err
 	}
 	return s.view(c, func(tx store.Tx) (result, error) {
-		p, err := tx.Proposal(id)
+		// The version first: a cached rendering of it needs nothing more.
+		version, modified, err := tx.ProposalStamp(id)
 		if err != nil {
 			return result{}, err
 		}
 		opts := c.viewOptions()
-		key := renderKey{id: p.ID, version: p.Version, costs: opts.ViewCosts}
+		key := renderKey{id: id, version: version, costs: opts.ViewCosts}
 		res := result{status: http.StatusOK}
 		if body, ok := s.rendered.get(key); ok {
 			res.body = body
 		} else {
+			p, err := tx.Proposal(id)
+			if err != nil {
+				return result{}, err
+			}
 			if res, err = jsonResult(app.DetailView(p, opts)); err != nil {
 				return result{}, err
 			}
+			version, modified = p.Version, p.LastModifiedDate
+			key.version = version
 			s.rendered.put(key, res.body)
 		}
-		res.etag, res.lastModified = etagOf(p.Version), p.LastModifiedDate.Time
+		res.etag, res.lastModified = etagOf(version), modified.Time
 		return res, nil
 	})
 }

@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -73,14 +72,21 @@ func (s *Server) authenticate(c *call) error {
 	if appID == "" || ts == "" || sig == "" || (!exchange && userKey == "") {
 		return errCredentialsMissing
 	}
-	ctx := r.Context()
-	a, err := s.st.Auth().App(ctx, appID)
+	// One read for everything the checks below need; each absence is
+	// judged in the order of the checks.
+	var keyHash *[32]byte
+	if !exchange {
+		h := auth.HashAPIKey(userKey)
+		keyHash = &h
+	}
+	cr, err := s.st.Auth().Credentials(r.Context(), appID, keyHash)
 	if err != nil {
-		if app.KindOf(err) == app.KindNotFound || errors.Is(err, store.ErrNotFound) {
-			return errSignatureInvalid
-		}
 		return err
 	}
+	if !cr.AppFound {
+		return errSignatureInvalid
+	}
+	a := cr.App
 	if !s.signatureValid(r, a.Secret, ts, userKey, sig) {
 		return errSignatureInvalid
 	}
@@ -94,34 +100,20 @@ func (s *Server) authenticate(c *call) error {
 		// a user key sent here is signed but otherwise ignored.
 		return nil
 	}
-
-	key, err := s.st.Auth().KeyByHash(ctx, auth.HashAPIKey(userKey))
-	if err != nil {
-		if app.KindOf(err) == app.KindNotFound {
-			return errSignatureInvalid
-		}
-		return err
+	if !cr.KeyFound {
+		return errSignatureInvalid
 	}
+	key := cr.Key
 	if key.Revoked() {
 		return errKeyRevoked
 	}
 	if key.AppID != "" && key.AppID != a.ID {
 		return errSignatureInvalid
 	}
-	u, err := s.st.Auth().User(ctx, key.UserID)
-	if err != nil {
-		if app.KindOf(err) == app.KindNotFound {
-			return errSignatureInvalid
-		}
-		return err
+	if !cr.UserFound || !cr.AccountFound {
+		return errSignatureInvalid
 	}
-	acct, err := s.st.Auth().Account(ctx, u.AccountID)
-	if err != nil {
-		if app.KindOf(err) == app.KindNotFound {
-			return errSignatureInvalid
-		}
-		return err
-	}
+	u, acct := cr.User, cr.Account
 	c.user, c.account = u, acct
 	if info := infoOf(r); info != nil {
 		info.accountID, info.userID = acct.ID, u.ID

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -23,9 +24,27 @@ const maxIdempotencyKey = 255
 // a write can keep it beside its Idempotency-Key.
 type result struct {
 	status       int
-	body         []byte // nil: no body (204)
+	body         []byte // nil: no body (204), unless render is set
 	etag         string
 	lastModified time.Time
+	// render, when set, makes body later: a write's response is encoded
+	// after its commit, outside the single writer, unless an
+	// Idempotency-Key needs it kept in the write's transaction. What it
+	// reads must not change after fn returns (the proposal fn stored).
+	render func() ([]byte, error)
+}
+
+// rendered sets body from render.
+func (r *result) rendered() error {
+	if r.render == nil {
+		return nil
+	}
+	b, err := r.render()
+	if err != nil {
+		return err
+	}
+	r.body, r.render = b, nil
+	return nil
 }
 
 // jsonResult renders v as a 200 response.
@@ -42,6 +61,9 @@ func etagOf(version int64) string { return `"` + strconv.FormatInt(version, 10) 
 
 // write sends a result.
 func (c *call) write(res result) error {
+	if err := res.rendered(); err != nil {
+		return fmt.Errorf("render the response: %w", err)
+	}
 	h := c.w.Header()
 	if res.etag != "" {
 		h.Set("ETag", res.etag)
@@ -133,6 +155,9 @@ func (s *Server) update(c *call, fn func(tx store.Tx) (result, error)) error {
 		}
 		res = r
 		if key != "" {
+			if err := res.rendered(); err != nil {
+				return err
+			}
 			return tx.PutIdempotency(store.IdempotencyRecord{
 				UserID: c.user.ID, Key: key, Fingerprint: fp,
 				Status: res.status, Body: res.body, ETag: res.etag, CreatedAt: c.now.UTC(),

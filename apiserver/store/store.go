@@ -76,6 +76,28 @@ type AuthStore interface {
 	KeyByHash(ctx context.Context, hash [32]byte) (APIKey, error)
 	// RevokeKeys revokes every key of the user and returns how many.
 	RevokeKeys(ctx context.Context, userID int64, at time.Time) (int, error)
+
+	// Credentials reads what authenticating one signed request needs in
+	// one read (one transaction, one query): the app and, when keyHash is
+	// not nil, the key, its user and the user's account. A missing record
+	// is a false Found flag, not an error (the caller decides what each
+	// absence means, in its own order of checks); errors are the
+	// database's.
+	Credentials(ctx context.Context, appID string, keyHash *[32]byte) (Credentials, error)
+}
+
+// Credentials is what Credentials found. Each Found flag says whether
+// the record beside it was found; a record is looked for only when the
+// one it hangs from was (key, then its user, then the user's account).
+type Credentials struct {
+	App          App
+	AppFound     bool
+	Key          APIKey
+	KeyFound     bool
+	User         UserRecord
+	UserFound    bool
+	Account      Account
+	AccountFound bool
 }
 
 // Tx is one transaction over one account's data.
@@ -89,6 +111,10 @@ type Tx interface {
 
 	// Proposal loads a proposal of the account; ErrNotFound otherwise.
 	Proposal(id int64) (*app.Proposal, error)
+	// ProposalStamp is a proposal's version and last-modified date
+	// without the rest of it: enough to answer a read from a cache keyed
+	// by version (the server's rendered details). ErrNotFound as Proposal.
+	ProposalStamp(id int64) (version int64, modified app.Time, err error)
 	// ProposalUncached is Proposal for bulk reads (exports): it decodes
 	// the record without keeping it in any cache, so reading every
 	// proposal once neither grows memory with the data nor evicts what

@@ -301,3 +301,48 @@ func (a *authStore) RevokeKeys(ctx context.Context, userID int64, at time.Time) 
 	})
 	return n, err
 }
+
+// Credentials reads the app, key, user and account in one read
+// transaction: a signed request used to open four.
+func (a *authStore) Credentials(ctx context.Context, appID string, keyHash *[32]byte) (store.Credentials, error) {
+	var c store.Credentials
+	err := a.view(ctx, func(btx *bolt.Tx) error {
+		c = store.Credentials{}
+		v := btx.Bucket(bApps).Get([]byte(appID))
+		if v == nil {
+			return nil
+		}
+		var err error
+		if c.App, err = a.s.decoded.apps.decode(appID, v); err != nil {
+			return fmt.Errorf("app %q: %w", appID, err)
+		}
+		c.AppFound = true
+		if keyHash == nil {
+			return nil
+		}
+		if v = btx.Bucket(bKeys).Get(keyHash[:]); v == nil {
+			return nil
+		}
+		if c.Key, err = a.s.decoded.keys.decode(string(keyHash[:]), v); err != nil {
+			return fmt.Errorf("api key: %w", err)
+		}
+		c.KeyFound = true
+		if v = btx.Bucket(bUsers).Get(idKey(c.Key.UserID)); v == nil {
+			return nil
+		}
+		if c.User, err = a.s.decoded.users.decode(strconv.FormatInt(c.Key.UserID, 10), v); err != nil {
+			return fmt.Errorf("user %d: %w", c.Key.UserID, err)
+		}
+		c.UserFound = true
+		ab := btx.Bucket(bAccounts).Bucket(idKey(c.User.AccountID))
+		if ab == nil {
+			return nil
+		}
+		if c.Account, err = a.s.decoded.accounts.decode(fmt.Sprint(c.User.AccountID), ab.Get(kRecord)); err != nil {
+			return fmt.Errorf("account %d: %w", c.User.AccountID, err)
+		}
+		c.AccountFound = true
+		return nil
+	})
+	return c, err
+}

@@ -43,10 +43,12 @@ type writeCall struct {
 	written []record
 }
 
-// record is a stored record's key and bytes.
+// record is a stored proposal's key and bytes, and a private copy of the
+// value they encode (nil past maxPrimed records of one write).
 type record struct {
 	key string
 	raw []byte
+	val *app.Proposal
 }
 
 // writeGroup is what the writes of one bbolt transaction share: the list
@@ -124,12 +126,15 @@ func (s *Store) enqueue(c *writeCall) error {
 		panic(c.panicked)
 	}
 	if c.err == nil && len(c.written) <= maxPrimed {
-		// The next write of a proposal reads it first: decode it now, in
-		// the caller's goroutine, so the single writer finds it decoded.
+		// The next write of a proposal reads it first: keep what was
+		// stored as decoded, so neither the single writer nor a reader
+		// decodes it again (decoding here was a third of a write's CPU).
 		// Not after bulk writes (seeding, imports): nobody reads those
 		// back at once, and they would flush the cache.
 		for _, r := range c.written {
-			s.decoded.proposals.decode(r.key, r.raw)
+			if r.val != nil {
+				s.decoded.proposals.put(r.key, r.raw, *r.val)
+			}
 		}
 	}
 	return c.err

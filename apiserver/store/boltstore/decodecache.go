@@ -42,6 +42,32 @@ func (c *decodeCache[T]) decode(key string, raw []byte) (T, error) {
 	if err := decode(raw, &v); err != nil {
 		return v, err
 	}
+	c.put(key, bytes.Clone(raw), c.copy(v))
+	return v, nil
+}
+
+// peek calls fn with the value stored as raw under key, decoding it only
+// when the cache does not hold exactly these bytes, and without the copy
+// decode makes: fn must not change the value or keep it.
+func (c *decodeCache[T]) peek(key string, raw []byte, fn func(*T)) error {
+	c.mu.Lock()
+	e, ok := c.items[key]
+	c.mu.Unlock()
+	if !ok || !bytes.Equal(e.raw, raw) {
+		v, err := c.decode(key, raw)
+		if err != nil {
+			return err
+		}
+		e.val = v
+	}
+	fn(&e.val)
+	return nil
+}
+
+// put keeps val as the decoded form of raw under key. Both become the
+// cache's: the caller must not change them afterwards. A writer that has
+// just encoded val into raw puts it so the next reader need not decode.
+func (c *decodeCache[T]) put(key string, raw []byte, val T) {
 	c.mu.Lock()
 	if len(c.items) >= c.max {
 		// Drop an arbitrary tenth: cheap, and a hot record returns at once.
@@ -54,9 +80,8 @@ func (c *decodeCache[T]) decode(key string, raw []byte) (T, error) {
 			n--
 		}
 	}
-	c.items[key] = cached[T]{raw: bytes.Clone(raw), val: c.copy(v)}
+	c.items[key] = cached[T]{raw: raw, val: val}
 	c.mu.Unlock()
-	return v, nil
 }
 
 func same[T any](v T) T { return v }

@@ -1,6 +1,10 @@
 package boltstore
 
 import (
+	"reflect"
+	"strconv"
+
+	"proposaldesk/apiserver/store/storetest"
 	"testing"
 
 	"proposaldesk/apiserver/store"
@@ -79,4 +83,49 @@ func TestPutProposalAlwaysMovesTheVersion(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// A write keeps the proposal it stored as the decoded form of its bytes
+// (no decode after the commit): what a later read gets from the cache is
+// exactly what decoding the stored bytes gives.
+func TestWrittenProposalIsCachedAsItsDecodedForm(t *testing.T) {
+	f := newFixture(t)
+	g := storetest.NewGen(7)
+	for i := range 30 {
+		var id int64
+		err := f.S.Update(ctx, f.A, func(tx store.Tx) error {
+			p, err := tx.Proposal(f.ProposalA)
+			if err != nil {
+				return err
+			}
+			if i%2 == 0 { // a new one too: both paths of PutProposal
+				p = &app.Proposal{}
+				p.ID, p.Number = tx.NextID(), tx.NextNumber()
+			}
+			g.Fill(p)
+			id = p.ID
+			return tx.PutProposal(p)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs := f.S.(*Store)
+		bs.decoded.proposals.mu.Lock()
+		_, primed := bs.decoded.proposals.items[strconv.FormatInt(id, 10)]
+		bs.decoded.proposals.mu.Unlock()
+		if !primed {
+			t.Fatalf("write %d: proposal %d not in the decode cache after its write", i, id)
+		}
+		f.S.View(ctx, f.A, func(tx store.Tx) error {
+			cached, err1 := tx.Proposal(id)
+			decoded, err2 := tx.ProposalUncached(id)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("read %d: %v, %v", id, err1, err2)
+			}
+			if !reflect.DeepEqual(cached, decoded) {
+				t.Errorf("write %d: cached proposal differs from the decoded record:\n%s\n%s", i, storetest.MustJSON(cached), storetest.MustJSON(decoded))
+			}
+			return nil
+		})
+	}
 }

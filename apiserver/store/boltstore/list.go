@@ -90,15 +90,59 @@ func (t *tx) listSnap() (*listSnap, error) {
 	if sn := t.s.snapAt(t.id, t.baseW); sn != nil {
 		return sn, nil
 	}
-	base, err := loadBase(t.ab)
+	if t.btx.Writable() {
+		base, err := loadBase(t.ab)
+		return &listSnap{w: t.baseW, base: base}, err
+	}
+	return t.s.loadSnap(t.id, t.baseW, t.ab)
+}
+
+// loadSnap builds and publishes the account's index at version w from
+// ab. Concurrent readers of one version wait for one build instead of
+// each decoding every entry (32 clients at a cold start took seconds).
+func (s *Store) loadSnap(accountID int64, w uint64, ab *bolt.Bucket) (*listSnap, error) {
+	key := snapKey{accountID, w}
+	s.mu.Lock()
+	l, ok := s.loading[key]
+	if !ok {
+		l = &snapLoad{done: make(chan struct{})}
+		s.loading[key] = l
+	}
+	s.mu.Unlock()
+	if ok {
+		<-l.done
+		return l.sn, l.err
+	}
+	defer func() {
+		if l.sn == nil && l.err == nil { // loadBase panicked
+			l.err = fmt.Errorf("list index of account %d: build failed", accountID)
+		}
+		s.mu.Lock()
+		delete(s.loading, key)
+		s.mu.Unlock()
+		close(l.done)
+	}()
+	base, err := loadBase(ab)
 	if err != nil {
+		l.err = err
 		return nil, err
 	}
-	sn := &listSnap{w: t.baseW, base: base}
-	if !t.btx.Writable() {
-		t.s.addSnap(t.id, sn)
-	}
-	return sn, nil
+	l.sn = &listSnap{w: w, base: base}
+	s.addSnap(accountID, l.sn)
+	return l.sn, nil
+}
+
+// snapKey names one version of an account's index.
+type snapKey struct {
+	account int64
+	w       uint64
+}
+
+// snapLoad is a build of one version in progress.
+type snapLoad struct {
+	done chan struct{}
+	sn   *listSnap
+	err  error
 }
 
 // List answers a list query with app.ListQuery.Select's semantics from the

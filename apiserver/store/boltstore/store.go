@@ -143,6 +143,8 @@ type Store struct {
 	// mu guards snaps: the recent versions of each account's list index.
 	mu    sync.Mutex
 	snaps map[int64][]*listSnap
+	// loading are the index builds under way (see loadSnap).
+	loading map[snapKey]*snapLoad
 
 	writes *writeQueue
 
@@ -204,7 +206,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	s := &Store{db: db, cfg: cfg, snaps: map[int64][]*listSnap{}, decoded: newDecodeCaches()}
+	s := &Store{db: db, cfg: cfg, snaps: map[int64][]*listSnap{}, loading: map[snapKey]*snapLoad{}, decoded: newDecodeCaches()}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)

@@ -105,6 +105,24 @@ func (t *tx) Proposal(id int64) (*app.Proposal, error) {
 	return &p, nil
 }
 
+// ProposalStamp reads the cached decoded proposal without copying it (a
+// deep copy was a tenth of a cached detail GET).
+func (t *tx) ProposalStamp(id int64) (int64, app.Time, error) {
+	v := t.b(bProposals).Get(idKey(id))
+	if v == nil {
+		return 0, app.Time{}, notFound("proposal %d not found", id)
+	}
+	var version int64
+	var modified app.Time
+	err := t.s.decoded.proposals.peek(strconv.FormatInt(id, 10), v, func(p *app.Proposal) {
+		version, modified = p.Version, p.LastModifiedDate
+	})
+	if err != nil {
+		return 0, app.Time{}, fmt.Errorf("proposal %d: %w", id, err)
+	}
+	return version, modified, nil
+}
+
 func (t *tx) ProposalUncached(id int64) (*app.Proposal, error) {
 	v := t.b(bProposals).Get(idKey(id))
 	if v == nil {
@@ -134,12 +152,13 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 	// on it changing whenever the content does, also for writers that put
 	// a proposal without going through app.Apply (demo data, imports).
 	if raw := t.b(bProposals).Get(key); raw != nil {
-		old, err := t.s.decoded.proposals.decode(strconv.FormatInt(p.ID, 10), raw)
+		var oldVersion int64
+		err := t.s.decoded.proposals.peek(strconv.FormatInt(p.ID, 10), raw, func(old *app.Proposal) { oldVersion = old.Version })
 		if err != nil {
 			return fmt.Errorf("proposal %d: %w", p.ID, err)
 		}
-		if p.Version <= old.Version {
-			p.Version = old.Version + 1
+		if p.Version <= oldVersion {
+			p.Version = oldVersion + 1
 		}
 	}
 	entry := app.EntryOf(p)
@@ -155,7 +174,13 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 			return err
 		}
 		if bytes.Equal(w.bucket, bProposals) {
-			t.written = append(t.written, record{strconv.FormatInt(p.ID, 10), data})
+			r := record{key: strconv.FormatInt(p.ID, 10), raw: data}
+			if len(t.written) < maxPrimed {
+				// A copy of what data encodes (Clone encodes exactly
+				// like the original), for the decode cache.
+				r.val = p.Clone()
+			}
+			t.written = append(t.written, r)
 		}
 	}
 	// The changes feed keeps one entry per proposal, at its latest seq.

@@ -263,3 +263,42 @@ func (a *authStore) RevokeKeys(ctx context.Context, userID int64, at time.Time) 
 	})
 	return n, dbErr(err)
 }
+
+// Credentials reads the app, key, user and account in one query: a signed
+// request used to make four round trips for them.
+func (a *authStore) Credentials(ctx context.Context, appID string, keyHash *[32]byte) (store.Credentials, error) {
+	var c store.Credentials
+	var hash []byte
+	if keyHash != nil {
+		hash = keyHash[:]
+	}
+	var rawApp, rawKey, rawUser, rawAcct []byte
+	err := a.s.pool.QueryRow(ctx, `SELECT ap.record, k.record, u.record, ac.record
+		FROM apps ap
+		LEFT JOIN api_keys k ON k.hash = $2
+		LEFT JOIN users u ON u.id = k.user_id
+		LEFT JOIN accounts ac ON ac.id = u.account_id
+		WHERE ap.id = $1`, appID, hash).Scan(&rawApp, &rawKey, &rawUser, &rawAcct)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return c, nil
+	}
+	if err != nil {
+		return c, dbErr(fmt.Errorf("credentials of app %q: %w", appID, err))
+	}
+	for _, r := range []struct {
+		raw   []byte
+		v     any
+		found *bool
+		what  string
+	}{{rawApp, &c.App, &c.AppFound, "app"}, {rawKey, &c.Key, &c.KeyFound, "api key"},
+		{rawUser, &c.User, &c.UserFound, "user"}, {rawAcct, &c.Account, &c.AccountFound, "account"}} {
+		if r.raw == nil {
+			break
+		}
+		if err := json.Unmarshal(r.raw, r.v); err != nil {
+			return store.Credentials{}, fmt.Errorf("%s of credentials: %w", r.what, err)
+		}
+		*r.found = true
+	}
+	return c, nil
+}

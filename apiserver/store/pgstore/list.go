@@ -53,8 +53,22 @@ var sortColumns = map[app.SortField]string{
 // window, several times slower over 10,000 proposals.
 func (t *tx) List(q app.ListQuery) ([]app.ListItem, int, error) {
 	where, args := listWhere(t.id, q)
+	// A read-only transaction sees the proposals of its feed position, so
+	// a count made at that position answers it (listcount.go); a write
+	// transaction may have changed proposals since it began.
+	var key string
+	count, counted := 0, false
+	if !t.writable {
+		var err error
+		if key, err = countKey(t.id, t.feedSeq, where, args); err != nil {
+			return nil, 0, err
+		}
+		count, counted = t.s.counts.get(key)
+	}
 	b := &pgx.Batch{}
-	b.Queue("SELECT count(*) FROM proposals WHERE "+where, args...)
+	if !counted {
+		b.Queue("SELECT count(*) FROM proposals WHERE "+where, args...)
+	}
 	page := q.PageSize >= 1 && q.PageNumber >= 1 && int64(q.PageNumber-1) <= math.MaxInt32/int64(q.PageSize)
 	if page {
 		col, ok := sortColumns[q.SortBy]
@@ -69,11 +83,18 @@ func (t *tx) List(q app.ListQuery) ([]app.ListItem, int, error) {
 		b.Queue(fmt.Sprintf("SELECT list_row FROM proposals WHERE %s ORDER BY %s %s, id %s LIMIT $%d OFFSET $%d",
 			where, col, dir, dir, len(pargs)-1, len(pargs)), pargs...)
 	}
+	if b.Len() == 0 {
+		return []app.ListItem{}, count, nil
+	}
 	res := t.q.SendBatch(t.ctx, b)
 	defer res.Close()
-	var count int
-	if err := res.QueryRow().Scan(&count); err != nil {
-		return nil, 0, fmt.Errorf("list count: %w", err)
+	if !counted {
+		if err := res.QueryRow().Scan(&count); err != nil {
+			return nil, 0, fmt.Errorf("list count: %w", err)
+		}
+		if key != "" {
+			t.s.counts.put(key, count)
+		}
 	}
 	items := []app.ListItem{}
 	if page {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
@@ -21,13 +22,24 @@ import (
 type tx struct {
 	s        *Store
 	ctx      context.Context
-	q        pgx.Tx
+	q        querier
 	id       int64
 	writable bool
 	account  store.Account
+	// feedSeq is the account's feed position when the transaction began:
+	// in a read-only one, the version of every proposal it can see.
+	feedSeq int64
 	// err is the first failure of a method that cannot return one
 	// (NextID, NextNumber); the transaction fails with it.
 	err error
+}
+
+// querier is the connection a transaction's statements go through.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
 func (t *tx) fail(err error) {
@@ -86,6 +98,27 @@ func (t *tx) Proposal(id int64) (*app.Proposal, error) {
 		return nil, notFound("proposal %d not found", id)
 	}
 	return &p, nil
+}
+
+// ProposalStamp reads the version column and one field of the document,
+// not the whole document.
+func (t *tx) ProposalStamp(id int64) (int64, app.Time, error) {
+	var version int64
+	var raw []byte
+	err := t.q.QueryRow(t.ctx, "SELECT version, doc->'lastModifiedDate' FROM proposals WHERE id = $1 AND account_id = $2", id, t.id).Scan(&version, &raw)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, app.Time{}, notFound("proposal %d not found", id)
+	}
+	if err != nil {
+		return 0, app.Time{}, fmt.Errorf("proposal %d: %w", id, err)
+	}
+	var modified app.Time
+	if raw != nil {
+		if err := json.Unmarshal(raw, &modified); err != nil {
+			return 0, app.Time{}, fmt.Errorf("proposal %d: %w", id, err)
+		}
+	}
+	return version, modified, nil
 }
 
 // ProposalUncached is Proposal: this store keeps no cache.

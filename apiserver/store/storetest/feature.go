@@ -217,6 +217,7 @@ func testAuth(t *testing.T, be Backend) {
 		if k, err := auth.KeyByHash(ctx, hashes[1]); err != nil || k.UserID != u.ID || k.AccountID != acct.ID || k.Revoked() {
 			t.Errorf("KeyByHash %+v %v", k, err)
 		}
+		checkCredentials(t, auth, hashes[1], u.ID, acct.ID, false)
 		at := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 		if n, err := auth.RevokeKeys(ctx, u.ID, at); n != 3 || err != nil {
 			t.Errorf("RevokeKeys = %d, %v", n, err)
@@ -235,7 +236,38 @@ func testAuth(t *testing.T, be Backend) {
 		if _, err := auth.KeyByHash(ctx, sha256.Sum256([]byte("none"))); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("missing key: %v", err)
 		}
+		checkCredentials(t, auth, hashes[1], u.ID, acct.ID, true)
 	})
+}
+
+// checkCredentials holds Credentials to the single reads: everything of
+// a known key (revoked as RevokeKeys left it), the app alone without a
+// key or with an unknown one, nothing for an unknown app.
+func checkCredentials(t *testing.T, auth store.AuthStore, h [32]byte, userID, accountID int64, revoked bool) {
+	t.Helper()
+	c, err := auth.Credentials(ctx, "app1", &h)
+	if err != nil || !c.AppFound || !c.KeyFound || !c.UserFound || !c.AccountFound {
+		t.Fatalf("Credentials of a known key: %+v %v", c, err)
+	}
+	if c.App.Secret != "s" || c.Key.Hash != h || c.Key.UserID != userID || c.User.ID != userID ||
+		c.User.AccountID != accountID || c.Account.ID != accountID || c.Key.Revoked() != revoked {
+		t.Errorf("Credentials = %+v, want app1, user %d, account %d, revoked %v", c, userID, accountID, revoked)
+	}
+	unknown := sha256.Sum256([]byte("none"))
+	for _, tc := range []struct {
+		app  string
+		hash *[32]byte
+		want store.Credentials
+	}{
+		{"app1", nil, store.Credentials{AppFound: true}},
+		{"app1", &unknown, store.Credentials{AppFound: true}},
+		{"nope", &h, store.Credentials{}},
+	} {
+		c, err := auth.Credentials(ctx, tc.app, tc.hash)
+		if err != nil || c.AppFound != tc.want.AppFound || c.KeyFound || c.UserFound || c.AccountFound {
+			t.Errorf("Credentials(%q, %v) = %+v, %v; want only AppFound=%v", tc.app, tc.hash != nil, c, err, tc.want.AppFound)
+		}
+	}
 }
 
 func testIDsAndNumbers(t *testing.T, be Backend) {
