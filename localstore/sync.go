@@ -249,10 +249,19 @@ func (p *PullTx) PutLocations(contactID int64, locs []app.ContactLocation) error
 		return err
 	}
 	for _, l := range old {
-		if l.ID > 0 {
-			if err := p.t.deleteLocation(l); err != nil {
+		if l.ID <= 0 {
+			continue
+		}
+		// A location that moved to another contact, stored already,
+		// keeps its record: only this contact's link goes.
+		if l.ContactID != contactID {
+			if err := p.t.b(bucketContactLocations).Delete(pairKey(contactID, uint64(l.ID))); err != nil {
 				return err
 			}
+			continue
+		}
+		if err := p.t.deleteLocation(l); err != nil {
+			return err
 		}
 	}
 	for _, l := range locs {
