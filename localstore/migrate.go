@@ -16,6 +16,10 @@ var migrations = []func(tx *bolt.Tx) error{
 	migrate0to1,
 	migrate1to2,
 	migrate2to3, // catalog.go
+	// 3 to 4: a record may write its local view as "the server copy"
+	// (Record.LocalIsServer); the records already written stay valid,
+	// and the new version keeps an older program from misreading it.
+	func(*bolt.Tx) error { return nil },
 }
 
 // migrate0to1 creates the first layout.

@@ -1,6 +1,7 @@
 package localstore
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -29,6 +30,9 @@ type Record struct {
 	// NeedsServerCopy: ResetForNewStore dropped the server copy; Local
 	// stays as it was until a pull brings the proposal again.
 	NeedsServerCopy bool `json:"needsServerCopy,omitempty"`
+	// LocalIsServer is how the file says Local is Server (no edit
+	// waiting: most records), which is then written once (schema 4).
+	LocalIsServer bool `json:"localIsServer,omitempty"`
 }
 
 // Conflict is one field changed on both sides. Values are display
@@ -58,15 +62,30 @@ func (t *txn) record(id int64) (*Record, bool, error) {
 			return r.copy(), true, nil
 		}
 	}
-	var r Record
-	ok, err := getJSON(t.b(bucketProposals), idKey(id), &r)
-	if err != nil || !ok {
-		return nil, ok, err
+	v := t.b(bucketProposals).Get(idKey(id))
+	if v == nil {
+		return nil, false, nil
+	}
+	r, err := decodeRecord(v)
+	if err != nil {
+		return nil, false, fmt.Errorf("proposal %d: %w", id, err)
 	}
 	if t.recs != nil {
 		t.recs[id] = r.copy()
 	}
-	return &r, true, nil
+	return r, true, nil
+}
+
+// decodeRecord reads a stored record.
+func decodeRecord(v []byte) (*Record, error) {
+	var r Record
+	if err := json.Unmarshal(v, &r); err != nil {
+		return nil, err
+	}
+	if r.LocalIsServer {
+		r.Local, r.LocalIsServer = r.Server, false
+	}
+	return &r, nil
 }
 
 // copy is a copy of the record that shares its proposals (never changed
@@ -88,7 +107,15 @@ func (t *txn) putRecord(r *Record, entries []*Entry) error {
 }
 
 func (t *txn) putRecordBadges(r *Record, b Badges) error {
-	if err := putJSON(t.b(bucketProposals), idKey(r.ID), r); err != nil {
+	stored := r
+	if r.Local != nil && r.Local == r.Server {
+		// Proposals are never changed in place, so the same pointer
+		// is the same proposal: write it once.
+		stored = &Record{}
+		*stored = *r
+		stored.Local, stored.LocalIsServer = nil, true
+	}
+	if err := putJSON(t.b(bucketProposals), idKey(r.ID), stored); err != nil {
 		return err
 	}
 	if t.recs != nil {
@@ -160,6 +187,12 @@ func (t *txn) rebuild(pid int64) error {
 	if err != nil || !ok {
 		return err
 	}
+	return t.rebuildRecord(pid, rec)
+}
+
+// rebuildRecord is rebuild of rec, the proposal's record as the caller
+// has just changed it (not stored yet).
+func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 	entries, err := t.proposalEntries(pid)
 	if err != nil {
 		return err

@@ -28,8 +28,11 @@ import (
 //	catalog          catalog item ID → app.CatalogItem
 //	meta             catalogStoreId, catalogCursor
 
+// Version 4 writes a record's local view once when it is the server copy
+// (Record.LocalIsServer).
+
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 var (
 	bucketMeta             = []byte("meta")

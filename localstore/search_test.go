@@ -1,7 +1,6 @@
 package localstore
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -103,8 +102,8 @@ func TestSearchMatchesSelect(t *testing.T) {
 		var all []app.ListEntry
 		err := s.view(func(tx *txn) error {
 			return tx.b(bucketProposals).ForEach(func(k, v []byte) error {
-				var r Record
-				if err := json.Unmarshal(v, &r); err != nil {
+				r, err := decodeRecord(v)
+				if err != nil {
 					return err
 				}
 				all = append(all, app.EntryOf(r.Local))

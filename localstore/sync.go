@@ -192,10 +192,8 @@ func (p *PullTx) PutServerCopy(sp *app.Proposal) error {
 	case live > 0:
 		rec.ReadOnly = true
 	}
-	if err := t.putRecord(rec, entries); err != nil {
-		return err
-	}
-	return t.rebuild(sp.ID)
+	// Stored once, by the rebuild (a record is a large JSON document).
+	return t.rebuildRecord(sp.ID, rec)
 }
 
 func mergeConflicts(old, fresh []Conflict) []Conflict {
