@@ -378,6 +378,9 @@ type demoServer struct {
 	URL   string
 	Creds demo.Credentials
 	Count int
+	// Pid is the server's process when it runs in a child
+	// (startDemoChild), else 0.
+	Pid int
 }
 
 var (
