@@ -73,7 +73,13 @@ func (s *Server) catalogChanges(c *call) error {
 }
 
 func parseCatalogChanges(values url.Values) (since string, limit int, err error) {
-	limit = DefaultCatalogChangesLimit
+	return parseFeedPage(values, DefaultCatalogChangesLimit, MaxCatalogChangesLimit)
+}
+
+// parseFeedPage reads a paged feed's since and Limit (def when absent,
+// at most most).
+func parseFeedPage(values url.Values, def, most int) (since string, limit int, err error) {
+	limit = def
 	for k, vs := range values {
 		if len(vs) == 0 {
 			continue
@@ -83,8 +89,8 @@ func parseCatalogChanges(values url.Values) (since string, limit int, err error)
 			since = vs[0]
 		case strings.EqualFold(k, "Limit") && strings.TrimSpace(vs[0]) != "":
 			n, err := strconv.Atoi(strings.TrimSpace(vs[0]))
-			if err != nil || n < 1 || n > MaxCatalogChangesLimit {
-				return "", 0, app.Errorf(app.KindInvalidPaging, "Limit must be a whole number from 1 to %d, not %q", MaxCatalogChangesLimit, vs[0])
+			if err != nil || n < 1 || n > most {
+				return "", 0, app.Errorf(app.KindInvalidPaging, "Limit must be a whole number from 1 to %d, not %q", most, vs[0])
 			}
 			limit = n
 		}

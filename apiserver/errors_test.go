@@ -298,7 +298,7 @@ func TestCrossAccountIDsAreNotFound(t *testing.T) {
 	u := e.main.admin
 	for _, r := range routeReqs(e.s, o) {
 		if strings.HasPrefix(r.path, "/authenticate") || !strings.Contains(r.path, "/public/") ||
-			r.path == "/public/proposals" || r.path == "/public/people" || r.path == "/public/users" || r.path == "/public/changes" ||
+			r.path == "/public/proposals" || r.path == "/public/people" || r.path == "/public/users" || r.path == "/public/changes" || r.path == "/public/people/changes" ||
 			r.path == "/public/export/proposals" || (strings.HasPrefix(r.path, "/public/catalog") && !strings.Contains(r.path, app.FormatID(o.catalogItem))) {
 			continue
 		}

@@ -169,6 +169,7 @@ func (s *Server) table() []routeDef {
 		r("GET", "/public/people", app.OpListPeople, false, s.listPeople),
 		r("POST", "/public/people", app.OpCreatePerson, false, s.createPerson),
 		r("GET", "/public/people/{PersonId}", app.OpGetPerson, false, s.getPerson),
+		r("GET", "/public/people/changes", app.OpPeopleChanges, true, s.peopleChanges),
 		r("GET", "/public/people/{PersonId}/location", app.OpListLocations, false, s.listLocations),
 		r("POST", "/public/people/{PersonId}/location", app.OpCreateLocation, false, s.createLocation),
 		// Extensions.

@@ -213,6 +213,8 @@ var operations = map[Operation]opRule{
 	OpGetCatalogItem: {perm: PermViewProposals},
 	OpCatalogChanges: {perm: PermViewProposals},
 	OpImportCatalog:  {perm: PermManageCatalog, subscription: true},
+	// The people feed, like the other feeds, works without a subscription.
+	OpPeopleChanges: {perm: PermViewProposals},
 }
 
 // NeedsSubscription reports whether the operation is refused while the

@@ -17,6 +17,10 @@ var migrations = []func(tx *bolt.Tx) error{
 	migrate1to2,
 	migrate2to3, // catalog.go
 	migrate3to4, // servercopies.go
+	// 4 to 5: a record may say its local view is the server copy
+	// (Record.LocalIsServer); the records already written stay valid,
+	// and the new version keeps an older program from misreading it.
+	func(*bolt.Tx) error { return nil },
 }
 
 // migrate0to1 creates the first layout.

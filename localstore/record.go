@@ -33,6 +33,9 @@ type Record struct {
 	// NeedsServerCopy: ResetForNewStore dropped the server copy; Local
 	// stays as it was until a pull brings the proposal again.
 	NeedsServerCopy bool `json:"needsServerCopy,omitempty"`
+	// LocalIsServer is how the file says Local is Server (no edit
+	// waiting: most records), which is then written once (schema 4).
+	LocalIsServer bool `json:"localIsServer,omitempty"`
 }
 
 // Conflict is one field changed on both sides. Values are display
@@ -63,10 +66,13 @@ func (t *txn) record(id int64) (*Record, bool, error) {
 			return r.copy(), true, nil
 		}
 	}
-	var r Record
-	ok, err := getJSON(t.b(bucketProposals), idKey(id), &r)
-	if err != nil || !ok {
-		return nil, ok, err
+	v := t.b(bucketProposals).Get(idKey(id))
+	if v == nil {
+		return nil, false, nil
+	}
+	r, err := decodeRecord(v)
+	if err != nil {
+		return nil, false, fmt.Errorf("proposal %d: %w", id, err)
 	}
 	var srv app.Proposal
 	if ok, err := getJSON(t.b(bucketServerCopies), idKey(id), &srv); err != nil {
@@ -74,11 +80,25 @@ func (t *txn) record(id int64) (*Record, bool, error) {
 	} else if ok {
 		r.Server = &srv
 	}
+	if r.LocalIsServer {
+		r.Local, r.LocalIsServer = r.Server, false
+	}
 	if t.recs != nil {
 		t.recs[id] = r.copy()
 		t.servers[id] = r.Server
 	}
-	return &r, true, nil
+	return r, true, nil
+}
+
+// decodeRecord reads a stored record without its server copy (in its
+// own bucket): when LocalIsServer, the caller sets Local to the server
+// copy.
+func decodeRecord(v []byte) (*Record, error) {
+	var r Record
+	if err := json.Unmarshal(v, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
 }
 
 // copy is a copy of the record that shares its proposals (never changed
@@ -103,7 +123,16 @@ func (t *txn) putRecordBadges(r *Record, b Badges) error {
 	if err := t.putServerCopy(r.ID, r.Server); err != nil {
 		return err
 	}
-	data, err := encodeRecord(r)
+	stored := r
+	if r.Local != nil && r.Local == r.Server {
+		// Proposals are never changed in place, so the same pointer
+		// is the same proposal: the record says so instead of holding
+		// it a second time.
+		stored = &Record{}
+		*stored = *r
+		stored.Local, stored.LocalIsServer = nil, true
+	}
+	data, err := encodeRecord(stored)
 	if err != nil {
 		return fmt.Errorf("encode proposal %d: %w", r.ID, err)
 	}
@@ -232,6 +261,12 @@ func (t *txn) rebuild(pid int64) error {
 	if err != nil || !ok {
 		return err
 	}
+	return t.rebuildRecord(pid, rec)
+}
+
+// rebuildRecord is rebuild of rec, the proposal's record as the caller
+// has just changed it (not stored yet).
+func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 	entries, err := t.proposalEntries(pid)
 	if err != nil {
 		return err

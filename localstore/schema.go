@@ -33,8 +33,11 @@ import (
 //
 //	serverCopies     proposal ID → app.Proposal
 
+// Version 5 writes a record's local view once when it is the server copy
+// (Record.LocalIsServer).
+
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 var (
 	bucketMeta             = []byte("meta")

@@ -1,7 +1,6 @@
 package localstore
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -102,9 +101,9 @@ func TestSearchMatchesSelect(t *testing.T) {
 		}
 		var all []app.ListEntry
 		err := s.view(func(tx *txn) error {
-			return tx.b(bucketProposals).ForEach(func(k, v []byte) error {
-				var r Record
-				if err := json.Unmarshal(v, &r); err != nil {
+			return tx.b(bucketProposals).ForEach(func(k, _ []byte) error {
+				r, _, err := tx.record(keyID(k))
+				if err != nil {
 					return err
 				}
 				all = append(all, app.EntryOf(r.Local))

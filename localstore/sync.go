@@ -192,10 +192,8 @@ func (p *PullTx) PutServerCopy(sp *app.Proposal) error {
 	case live > 0:
 		rec.ReadOnly = true
 	}
-	if err := t.putRecord(rec, entries); err != nil {
-		return err
-	}
-	return t.rebuild(sp.ID)
+	// Stored once, by the rebuild (a record is a large JSON document).
+	return t.rebuildRecord(sp.ID, rec)
 }
 
 func mergeConflicts(old, fresh []Conflict) []Conflict {
@@ -249,10 +247,19 @@ func (p *PullTx) PutLocations(contactID int64, locs []app.ContactLocation) error
 		return err
 	}
 	for _, l := range old {
-		if l.ID > 0 {
-			if err := p.t.deleteLocation(l); err != nil {
+		if l.ID <= 0 {
+			continue
+		}
+		// A location that moved to another contact, stored already,
+		// keeps its record: only this contact's link goes.
+		if l.ContactID != contactID {
+			if err := p.t.b(bucketContactLocations).Delete(pairKey(contactID, uint64(l.ID))); err != nil {
 				return err
 			}
+			continue
+		}
+		if err := p.t.deleteLocation(l); err != nil {
+			return err
 		}
 	}
 	for _, l := range locs {

@@ -13,9 +13,12 @@
 // Engine.Subscribe reports State changes. A sync pushes first (queue
 // order, each entry with its idempotency key and If-Match; a 412 takes
 // the server's copy and merges field by field; refusals are kept as
-// failed entries), then pulls (changes feed, details with bounded
-// concurrency a chunk at a time, one local commit per chunk; the new
-// cursor commits with the last chunk).
+// failed entries), then pulls: the contacts with their locations from
+// the people changes feed, a page per local commit; the proposals from
+// the changes feed, details with bounded concurrency a chunk at a time,
+// one local commit per chunk, the new cursor with the last chunk; then
+// the catalog's feed. Each feed keeps the server's storeId with its
+// cursor: a new one drops that copy and downloads it again.
 //
 // The folder is named sync but the package is declared syncer so it never
 // shadows the standard library; import it as

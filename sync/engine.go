@@ -20,9 +20,9 @@ import (
 const (
 	DefaultSyncInterval    = 3 * time.Minute
 	DefaultPullConcurrency = 4
-	// DefaultDirectoryRefresh is how often the users and contacts caches
-	// are downloaded again (they are always downloaded on the first sync
-	// and after the server's data was replaced).
+	// DefaultDirectoryRefresh is how often the users cache is
+	// downloaded again (it is always downloaded on the first sync, at
+	// start and after the server's data was replaced).
 	DefaultDirectoryRefresh = 30 * time.Minute
 	// minOfflineRetry is the first wait before syncing again after the
 	// server could not be reached; it doubles up to the interval.
@@ -37,6 +37,7 @@ const (
 	PhasePush Phase = "push" // sending queued edits: Done of Total entries
 	PhasePull Phase = "pull" // downloading changed proposals: Done of Total
 	// PhaseCatalog (catalog_pull.go): downloading catalog changes.
+	// PhasePeople (people_pull.go): downloading contact changes.
 )
 
 // State is what the UI's sync indicator shows.
@@ -93,8 +94,9 @@ func WithPullChunk(n int) EngineOption {
 // WithEngineLogger sets the logger (default: discard).
 func WithEngineLogger(l *slog.Logger) EngineOption { return func(e *Engine) { e.log = l } }
 
-// WithDirectoryRefresh sets how often users and contacts are downloaded
-// again (default 30 minutes).
+// WithDirectoryRefresh sets how often the users are downloaded again
+// (default 30 minutes; contacts come through their changes feed at every
+// sync).
 func WithDirectoryRefresh(d time.Duration) EngineOption {
 	return func(e *Engine) { e.dirEvery = d }
 }

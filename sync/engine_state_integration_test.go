@@ -223,6 +223,17 @@ func TestEngineNewStoreKeepsOutbox(t *testing.T) {
 	if newStore == oldStore || newStore != oldStore+"-restored" {
 		t.Fatalf("store %q → %q", oldStore, newStore)
 	}
+	// The contacts were downloaded again from the new store.
+	if peopleStore, _, _ := d.st.PeopleCursor(); peopleStore != newStore {
+		t.Fatalf("people feed of store %q, want %q", peopleStore, newStore)
+	}
+	serverPeople, err := s.admin(t).ListPeople(bg, PeopleQuery{PageSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, n, _ := d.st.Contacts(app.ContactQuery{}); n != serverPeople.Count {
+		t.Fatalf("local store has %d contacts, the server %d", n, serverPeople.Count)
+	}
 	entries, err := d.st.Entries()
 	if err != nil || len(entries) != 2 || entries[0].State != localstore.StateFailed || entries[1].State != localstore.StatePending {
 		t.Fatalf("outbox %+v, %v", entries, err)

@@ -335,8 +335,8 @@ func (d *desk) edit(t testing.TB, id int64, m app.Mutation) *app.Proposal {
 }
 
 // restorable is the real server behind a front that can pretend the
-// server's data was replaced: while restored is set, the changes feed
-// answers with another storeId.
+// server's data was replaced: while restored is set, the proposals' and
+// the people's changes feeds answer with another storeId.
 type restorable struct {
 	URL      string
 	restored atomic.Bool
@@ -346,7 +346,8 @@ func (s *realServer) restorable(t testing.TB) *restorable {
 	t.Helper()
 	r := &restorable{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if !r.restored.Load() || !strings.EqualFold(req.URL.Path, "/public/changes") {
+		feed := strings.EqualFold(req.URL.Path, "/public/changes") || strings.EqualFold(req.URL.Path, "/public/people/changes")
+		if !r.restored.Load() || !feed {
 			s.Handler.ServeHTTP(w, req)
 			return
 		}
@@ -377,6 +378,9 @@ type demoServer struct {
 	URL   string
 	Creds demo.Credentials
 	Count int
+	// Pid is the server's process when it runs in a child
+	// (startDemoChild), else 0.
+	Pid int
 }
 
 var (

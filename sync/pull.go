@@ -22,19 +22,14 @@ import (
 // copy twice is harmless (PutServerCopy ignores an older copy and an
 // equal one changes nothing).
 
-// peoplePageSize is the page size of the contact download (the API's
-// maximum).
-const peoplePageSize = 200
-
 // DefaultPullChunk is how many changed proposals a pull downloads and
 // commits at a time.
 const DefaultPullChunk = 200
 
-// directory is a download of the account's users and contacts.
+// directory is a download of the account's users (the contacts come
+// through their own feed: people_pull.go).
 type directory struct {
-	users     []app.User
-	contacts  []app.Contact
-	locations map[int64][]app.ContactLocation
+	users []app.User
 }
 
 func (e *Engine) pull(ctx context.Context) error {
@@ -49,6 +44,12 @@ func (e *Engine) pull(ctx context.Context) error {
 		if en.State == localstore.StateSent {
 			return fmt.Errorf("outbox entry %d is still in flight; the pull waits until it is settled", en.Seq)
 		}
+	}
+
+	// Contacts and locations first: edits replayed on the pulled copies
+	// may name them.
+	if err := e.pullPeople(ctx); err != nil {
+		return err
 	}
 
 	storeID, cursor, err := e.st.Cursor()
@@ -73,8 +74,8 @@ func (e *Engine) pull(ctx context.Context) error {
 		}
 	}
 
-	// The directory commits with the first chunk, before any proposal,
-	// so that edits replayed on the pulled copies see it.
+	// The users commit with the first chunk, before any proposal, so
+	// that edits replayed on the pulled copies see them.
 	var dir *directory
 	if cursor == "" || reset || e.dirAt.IsZero() || e.now().Sub(e.dirAt) >= e.dirEvery {
 		if dir, err = e.fetchDirectory(ctx); err != nil {
@@ -110,14 +111,6 @@ func (e *Engine) pull(ctx context.Context) error {
 			if dir != nil {
 				if err := tx.PutUsers(dir.users); err != nil {
 					return err
-				}
-				for _, c := range dir.contacts {
-					if err := tx.PutContact(c); err != nil {
-						return err
-					}
-					if err := tx.PutLocations(c.ID, dir.locations[c.ID]); err != nil {
-						return err
-					}
 				}
 			}
 			if putAcct {
@@ -200,44 +193,19 @@ func (e *Engine) fetchProposals(ctx context.Context, ids []int64, done, total in
 	return ps, removed, nil
 }
 
-// fetchDirectory downloads the users, the contacts and their locations.
+// fetchDirectory downloads the users (one request).
 func (e *Engine) fetchDirectory(ctx context.Context) (*directory, error) {
 	sps, err := e.c.ListUsers(ctx)
 	if err != nil {
 		return nil, err
 	}
-	d := &directory{locations: map[int64][]app.ContactLocation{}}
+	d := &directory{}
 	for _, sp := range sps {
 		u := app.User{ID: sp.ID, Email: sp.Email, FirstName: sp.FirstName, LastName: sp.LastName}
 		if sp.ID == e.actor.ID {
 			u = e.actor
 		}
 		d.users = append(d.users, u)
-	}
-	for page := 1; ; page++ {
-		res, err := e.c.ListPeople(ctx, PeopleQuery{PageNumber: page, PageSize: peoplePageSize})
-		if err != nil {
-			return nil, err
-		}
-		d.contacts = append(d.contacts, res.People...)
-		if len(res.People) == 0 || len(d.contacts) >= res.Count {
-			break
-		}
-	}
-	locs := make([][]app.ContactLocation, len(d.contacts))
-	err = parallel(ctx, e.concurrency, len(d.contacts), func(ctx context.Context, i int) error {
-		l, err := e.c.ListLocations(ctx, d.contacts[i].ID)
-		if app.KindOf(err) == app.KindNotFound {
-			return nil
-		}
-		locs[i] = l
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	for i, c := range d.contacts {
-		d.locations[c.ID] = locs[i]
 	}
 	return d, nil
 }

@@ -371,7 +371,7 @@ func startDemoChild(t testing.TB, n int) *demoServer {
 		if !ok {
 			continue
 		}
-		d := &demoServer{Count: n}
+		d := &demoServer{Count: n, Pid: cmd.Process.Pid}
 		if err := json.Unmarshal([]byte(raw), &d.Creds); err != nil {
 			t.Error(err)
 			return nil

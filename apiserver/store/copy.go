@@ -16,7 +16,8 @@ type Sink interface {
 	PutAccount(a Account, numbers, feedSeq int64) error
 	PutUser(u UserRecord) error
 	PutKey(k APIKey) error
-	PutContact(accountID int64, c app.Contact) error
+	// PutContact: feedSeq is the contact's position in the people feed.
+	PutContact(accountID int64, c app.Contact, feedSeq int64) error
 	PutLocation(accountID int64, l app.ContactLocation) error
 	// PutProposal: feedSeq is the proposal's position in the feed.
 	PutProposal(accountID int64, p *app.Proposal, feedSeq int64) error

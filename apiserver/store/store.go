@@ -151,6 +151,11 @@ type Tx interface {
 	// Changes returns the proposals changed after cursor ("" is the
 	// beginning) and the cursor to ask from next time.
 	Changes(cursor string) (ids []int64, next string, err error)
+	// PeopleChanges returns at most limit contacts changed after cursor
+	// ("" is the beginning), oldest change first, each once with all its
+	// locations: a write of a contact or of one of its locations moves
+	// the contact to the feed's end. StoreID is left to the caller.
+	PeopleChanges(cursor string, limit int) (app.PeopleChanges, error)
 
 	CatalogTx
 }

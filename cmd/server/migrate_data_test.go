@@ -20,7 +20,8 @@ import (
 )
 
 // snapshotOf is what a client can see of a store, per account: the
-// proposals, the feed from the start, the list, users and contacts.
+// proposals, the feed from the start, the list, users and contacts, and
+// the people feed (contacts with locations, positions).
 func snapshotOf(t *testing.T, st store.Store) string {
 	t.Helper()
 	ctx := context.Background()
@@ -48,8 +49,9 @@ func snapshotOf(t *testing.T, st store.Store) string {
 			list, n, err2 := tx.List(app.DefaultListQuery())
 			users, err3 := tx.Users()
 			contacts, nc, err4 := tx.Contacts(app.ContactQuery{PageNumber: 1, PageSize: 1000})
-			enc.Encode([]any{feed, next, list, n, users, contacts, nc})
-			return errors.Join(err, err2, err3, err4)
+			people, err5 := tx.PeopleChanges("", app.MaxPeopleChangesLimit)
+			enc.Encode([]any{feed, next, list, n, users, contacts, nc, people})
+			return errors.Join(err, err2, err3, err4, err5)
 		})
 		if err != nil {
 			t.Fatal(err)

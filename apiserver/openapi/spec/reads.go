@@ -1,6 +1,11 @@
 package spec
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+
+	"proposaldesk/app"
+)
 
 // The routes that are not edits of a proposal (reads, the key exchange,
 // people, exports, documents), described by hand beside the generator.
@@ -149,6 +154,17 @@ func readDocs() map[string]opDoc {
 		"GET /public/people/{PersonId}": {id: "getPerson", summary: "Get person", tags: peopleTags,
 			doc: "One contact of the account. Works with a lapsed subscription.",
 			ok:  jsonOK(ref("ContactSummary"), "The contact."), errors: []string{"NotFound"}},
+		"GET /public/people/changes": {id: "peopleChanges", summary: "People changes feed (extension)", tags: peopleTags,
+			doc: "Pages the account's contacts, each with all its locations, for offline copies: the contacts added or changed after a cursor, oldest change first, each once at its latest change " +
+				"(a new or changed location is a change of its contact). Start with no since, follow cursor while hasMore, keep the last cursor for the next sync: " +
+				"a sync with nothing changed is one request. Works with a lapsed subscription.",
+			query: []*obj{
+				o("name", "since", "in", "query", "required", false, "schema", o("type", "string", "maxLength", 256),
+					"description", "A cursor from an earlier response; absent or empty is the beginning."),
+				queryParam("Limit", o("type", "integer", "minimum", 1, "maximum", app.MaxPeopleChangesLimit, "default", app.DefaultPeopleChangesLimit),
+					fmt.Sprintf("Contacts per page; outside 1..%d is 400 InvalidPaging.", app.MaxPeopleChangesLimit)),
+			},
+			ok: jsonOK(ref("PeopleChanges"), "A page of changed contacts."), errors: []string{"BadRequest"}},
 		"GET /public/people/{PersonId}/location": {id: "listLocations", summary: "List a person's locations", tags: peopleTags,
 			doc: "The contact's locations (at most one isPrimary). Works with a lapsed subscription.",
 			ok:  jsonOK(arr(ref("ContactLocation")), "The locations."), errors: []string{"NotFound"}},

@@ -308,6 +308,9 @@ func TestDemoResponsesMatchSchemas(t *testing.T) {
 		body: map[string]any{"PartyType": "Person", "ContactType": "Client", "FirstName": "Ada"}}))
 	d.do(call{method: "POST", pattern: "/public/people/{PersonId}/location", path: fmt.Sprintf("/public/people/%d/location", person.ID),
 		key: admin, want: 200, body: map[string]any{"Street": "1 Main St", "State": "TX", "IsPrimary": true}})
+	feed := decode[app.PeopleChanges](t, d.do(call{method: "GET", pattern: "/public/people/changes", path: "/public/people/changes?Limit=3", key: viewer, want: 200}))
+	d.do(call{method: "GET", pattern: "/public/people/changes", path: "/public/people/changes?since=" + feed.Cursor, key: admin, want: 200})
+	d.do(call{method: "GET", pattern: "/public/people/changes", path: "/public/people/changes?Limit=0", key: admin, want: 400})
 
 	// The catalog: search, one item, the changes feed, an import.
 	found := decode[app.CatalogResponse](t, d.do(call{method: "GET", pattern: "/public/catalog", path: "/public/catalog?SearchText=sonos&PageSize=5", key: viewer, want: 200}))

@@ -156,6 +156,14 @@ func schemas() ([]named, error) {
 			"hasMore":   "Another page follows at cursor.",
 			"itemCount": "Number of items in the catalog now (progress of a first download).",
 		}},
+		{name: "PeopleChanges", typ: typeOf[app.PeopleChanges](), fields: map[string]any{
+			"storeId":     "As in ChangesResponse: a new value means drop the copy of the contacts and download them all again.",
+			"cursor":      "Pass as since for the next page or the next sync.",
+			"hasMore":     "Another page follows at cursor.",
+			"peopleCount": "Number of contacts in the account now (progress of a first download).",
+		}},
+		{name: "ContactWithLocations", typ: typeOf[app.ContactWithLocations](),
+			doc: "A contact (the fields of ContactSummary) with every location it has, in ID order."},
 		{name: "CatalogImportReport", typ: typeOf[app.CatalogImportReport](), fields: map[string]any{"rows": "Data rows read."}},
 		{name: "PlacedItem", typ: typeOf[app.PlacedItemView](), doc: "An item with the area and option it is in (GET .../items)."},
 		{name: "ProposalDetail", typ: typeOf[app.ProposalDetail](), fields: withDocumentFields(map[string]any{

@@ -54,7 +54,14 @@ func (s *Store) CopyTo(ctx context.Context, sink store.Sink) error {
 // copyAccount sends one account's contacts, locations, proposals and
 // idempotency records.
 func copyAccount(ctx context.Context, id int64, ab *bolt.Bucket, sink store.Sink) error {
-	err := eachJSON(ab.Bucket(bContacts), func(c app.Contact) error { return sink.PutContact(id, c) })
+	peopleAt := ab.Bucket(bPeopleAt)
+	err := eachJSON(ab.Bucket(bContacts), func(c app.Contact) error {
+		var seq int64
+		if s := peopleAt.Get(idKey(c.ID)); len(s) == 8 {
+			seq = keyID(s)
+		}
+		return sink.PutContact(id, c, seq)
+	})
 	if err == nil {
 		err = eachJSON(ab.Bucket(bLocations), func(l app.ContactLocation) error { return sink.PutLocation(id, l) })
 	}

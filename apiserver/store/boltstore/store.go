@@ -20,6 +20,8 @@
 //	accounts/<id>/contactlocs contactID ++ locationID -> ""
 //	accounts/<id>/changes    seq -> proposalID; sequence: the feed's seq
 //	accounts/<id>/changedat  proposalID -> seq
+//	accounts/<id>/peoplefeed seq -> contactID; sequence: the people feed's seq
+//	accounts/<id>/peopleat   contactID -> seq
 //	accounts/<id>/idempotency userID ++ key -> store.IdempotencyRecord
 //	accounts/<id>/idemtime   createdAt(unix ns) ++ userID ++ key -> ""
 //	accounts/<id>/users      userID -> ""
@@ -90,7 +92,7 @@ var (
 )
 
 var accountBuckets = [][]byte{bProposals, bIndex, bRows, bContacts, bLocations, bContactLocs,
-	bChanges, bChangedAt, bIdem, bIdemTime, bAcctUsers}
+	bChanges, bChangedAt, bIdem, bIdemTime, bAcctUsers, bPeopleFeed, bPeopleAt}
 
 // migrations[i] takes the schema from version i to i+1. Append only.
 var migrations = []func(*bolt.Tx) error{
@@ -103,6 +105,8 @@ var migrations = []func(*bolt.Tx) error{
 		}
 		return nil
 	},
+	// v2: the people feed (peoplefeed.go), holding every contact.
+	migratePeopleFeed,
 }
 
 // SchemaVersion is the schema this code writes.

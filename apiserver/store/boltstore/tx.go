@@ -333,7 +333,10 @@ func (t *tx) PutContact(c app.Contact) error {
 	if err := t.claim(c.ID, "contact"); err != nil {
 		return err
 	}
-	return t.put(bContacts, idKey(c.ID), c)
+	if err := t.put(bContacts, idKey(c.ID), c); err != nil {
+		return err
+	}
+	return t.touchContact(c.ID)
 }
 
 // Locations lists a contact's locations in ID order; ErrNotFound when the
@@ -368,11 +371,18 @@ func (t *tx) PutLocation(l app.ContactLocation) error {
 	if err := t.claim(l.ID, "location"); err != nil {
 		return err
 	}
-	// A location that moves to another contact leaves the old one.
+	// A location that moves to another contact leaves the old one (a
+	// change of both contacts in the people feed).
 	if old, ok := t.Location(l.ID); ok && old.ContactID != l.ContactID {
 		if err := t.b(bContactLocs).Delete(append(idKey(old.ContactID), idKey(l.ID)...)); err != nil {
 			return err
 		}
+		if err := t.touchContact(old.ContactID); err != nil {
+			return err
+		}
+	}
+	if err := t.touchContact(l.ContactID); err != nil {
+		return err
 	}
 	if err := t.b(bContactLocs).Put(append(idKey(l.ContactID), idKey(l.ID)...), nil); err != nil {
 		return err

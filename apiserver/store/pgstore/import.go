@@ -77,11 +77,15 @@ func (k *sink) own(id, accountID int64) error {
 	return k.exec(fmt.Sprint("owner of ", id), "INSERT INTO owners (id, account_id) VALUES ($1, $2)", id, accountID)
 }
 
-func (k *sink) PutContact(accountID int64, c app.Contact) error {
+func (k *sink) PutContact(accountID int64, c app.Contact, feedSeq int64) error {
 	if err := k.own(c.ID, accountID); err != nil {
 		return err
 	}
-	return k.exec(fmt.Sprint("contact ", c.ID), "INSERT INTO contacts (id, account_id, record) VALUES ($1, $2, $3)", c.ID, accountID, jsonOf(c))
+	what := fmt.Sprint("contact ", c.ID)
+	if err := k.exec(what, "INSERT INTO contacts (id, account_id, record, seq) VALUES ($1, $2, $3, $4)", c.ID, accountID, jsonOf(c), feedSeq); err != nil {
+		return err
+	}
+	return k.exec(what, "UPDATE accounts SET people_seq = GREATEST(people_seq, $2) WHERE id = $1", accountID, feedSeq)
 }
 
 func (k *sink) PutLocation(accountID int64, l app.ContactLocation) error {

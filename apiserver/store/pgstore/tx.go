@@ -293,8 +293,10 @@ func (t *tx) PutContact(c app.Contact) error {
 	if err != nil {
 		return fmt.Errorf("encode contact %d: %w", c.ID, err)
 	}
-	_, err = t.q.Exec(t.ctx, `INSERT INTO contacts (id, account_id, record) VALUES ($1, $2, $3)
-		ON CONFLICT (id) DO UPDATE SET record = $3`, c.ID, t.id, data)
+	// The row at the account's next people-feed position (peoplefeed.go).
+	_, err = t.q.Exec(t.ctx, `WITH s AS (UPDATE accounts SET people_seq = people_seq + 1 WHERE id = $2 RETURNING people_seq)
+		INSERT INTO contacts (id, account_id, record, seq) SELECT $1, $2, $3, people_seq FROM s
+		ON CONFLICT (id) DO UPDATE SET record = excluded.record, seq = excluded.seq`, c.ID, t.id, data)
 	if err != nil {
 		return fmt.Errorf("put contact %d: %w", c.ID, err)
 	}
@@ -358,6 +360,9 @@ func (t *tx) PutLocation(l app.ContactLocation) error {
 		return notFound("contact %d not found", l.ContactID)
 	}
 	if err := t.claim(l.ID, "location"); err != nil {
+		return err
+	}
+	if err := t.touchContactsOf(l); err != nil {
 		return err
 	}
 	if err := t.putLocation(l); err != nil {

@@ -42,6 +42,7 @@ func Run(t *testing.T, be Backend) {
 		{"Auth", testAuth},
 		{"IDsAndNumbers", testIDsAndNumbers},
 		{"LocationsAndContacts", testLocationsAndContacts},
+		{"PeopleFeed", testPeopleFeed},
 		{"AccountScoping", testAccountScoping},
 		{"Rollback", testRollback},
 		{"ConcurrentReadModifyWrite", testConcurrentReadModifyWrite},
