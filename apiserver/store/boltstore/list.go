@@ -156,7 +156,7 @@ func (t *tx) List(q app.ListQuery) ([]app.ListItem, int, error) {
 	items := make([]app.ListItem, 0, len(page))
 	rows := t.b(bRows)
 	for _, e := range page {
-		item, err := t.s.decoded.rows.decode(strconv.FormatInt(e.ID, 10), rows.Get(idKey(e.ID)))
+		item, err := t.s.decoded.rows.Decode(strconv.FormatInt(e.ID, 10), rows.Get(idKey(e.ID)))
 		if err != nil {
 			return nil, 0, fmt.Errorf("list row %d: %w", e.ID, err)
 		}
