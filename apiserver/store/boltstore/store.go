@@ -159,6 +159,7 @@ type decodeCaches struct {
 	decodecache.Auth
 	proposals *decodecache.Cache[app.Proposal]
 	rows      *decodecache.Cache[app.ListItem]
+	rowJSON   *decodecache.Cache[decodecache.RowJSON]
 }
 
 func newDecodeCaches() decodeCaches {
@@ -166,6 +167,7 @@ func newDecodeCaches() decodeCaches {
 		Auth:      decodecache.NewAuth(),
 		proposals: decodecache.New(4096, func(p app.Proposal) app.Proposal { return *p.Clone() }),
 		rows:      decodecache.New(16384, decodecache.CopyListItem),
+		rowJSON:   decodecache.New(16384, decodecache.Same[decodecache.RowJSON]),
 	}
 }
 

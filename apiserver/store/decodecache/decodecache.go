@@ -152,3 +152,20 @@ func NewAuth() Auth {
 		}),
 	}
 }
+
+// RowJSON is a list row as json.Marshal encodes its app.ListItem:
+// decoding a stored row into it encodes the row again, so a Cache of
+// RowJSON hands out response-ready bytes, made once per stored version.
+// The bytes are shared: nobody may change them.
+type RowJSON []byte
+
+// UnmarshalJSON decodes b as an app.ListItem and keeps its encoding.
+func (r *RowJSON) UnmarshalJSON(b []byte) error {
+	var it app.ListItem
+	if err := json.Unmarshal(b, &it); err != nil {
+		return err
+	}
+	out, err := json.Marshal(it)
+	*r = out
+	return err
+}

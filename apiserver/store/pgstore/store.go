@@ -75,7 +75,8 @@ type Store struct {
 	counts *countCache
 	// rows holds decoded list rows beside their bytes: reused only for
 	// the exact bytes the database returns, so never stale.
-	rows *decodecache.Cache[app.ListItem]
+	rows    *decodecache.Cache[app.ListItem]
+	rowJSON *decodecache.Cache[decodecache.RowJSON]
 	// auth holds the decoded records every signed request reads, again
 	// only for the exact bytes the database returns.
 	auth decodecache.Auth
@@ -106,7 +107,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("database: %w", err)
 	}
 	s := &Store{pool: pool, url: url, cfg: cfg, counts: newCountCache(4096),
-		rows: decodecache.New(16384, decodecache.CopyListItem), auth: decodecache.NewAuth()}
+		rows: decodecache.New(16384, decodecache.CopyListItem), rowJSON: decodecache.New(16384, decodecache.Same[decodecache.RowJSON]), auth: decodecache.NewAuth()}
 	if _, err := Migrate(ctx, pool); err != nil {
 		pool.Close()
 		return nil, err
