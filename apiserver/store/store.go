@@ -126,6 +126,10 @@ type Tx interface {
 	// List answers a list query from the index, with app.ListQuery's
 	// semantics exactly; count is the number of all matches.
 	List(q app.ListQuery) (page []app.ListItem, count int, err error)
+	// ListJSON is List with each row of the page as json.Marshal encodes
+	// its app.ListItem, ready to be written out without decoding and
+	// encoding every row again.
+	ListJSON(q app.ListQuery) (page [][]byte, count int, err error)
 	// ProposalIDs lists every proposal ID of the account, for exports.
 	ProposalIDs() ([]int64, error)
 

@@ -83,7 +83,7 @@ func (a *authStore) Account(ctx context.Context, id int64) (store.Account, error
 			return notFound("account %d not found", id)
 		}
 		var err error
-		acct, err = a.s.decoded.accounts.decode(fmt.Sprint(id), ab.Get(kRecord))
+		acct, err = a.s.decoded.Accounts.Decode(fmt.Sprint(id), ab.Get(kRecord))
 		return err
 	})
 	return acct, err
@@ -138,7 +138,7 @@ func (a *authStore) App(ctx context.Context, appID string) (store.App, error) {
 			return notFound("app %q not found", appID)
 		}
 		var err error
-		ap, err = a.s.decoded.apps.decode(appID, v)
+		ap, err = a.s.decoded.Apps.Decode(appID, v)
 		return err
 	})
 	return ap, err
@@ -190,7 +190,7 @@ func (s *Store) getUser(btx *bolt.Tx, id int64) (store.UserRecord, error) {
 	if v == nil {
 		return store.UserRecord{}, notFound("user %d not found", id)
 	}
-	return s.decoded.users.decode(strconv.FormatInt(id, 10), v)
+	return s.decoded.Users.Decode(strconv.FormatInt(id, 10), v)
 }
 
 func (a *authStore) UserByEmail(ctx context.Context, email string) (store.UserRecord, error) {
@@ -270,7 +270,7 @@ func (a *authStore) KeyByHash(ctx context.Context, hash [32]byte) (store.APIKey,
 			return notFound("api key not found")
 		}
 		var err error
-		k, err = a.s.decoded.keys.decode(string(hash[:]), v)
+		k, err = a.s.decoded.Keys.Decode(string(hash[:]), v)
 		return err
 	})
 	return k, err
@@ -313,7 +313,7 @@ func (a *authStore) Credentials(ctx context.Context, appID string, keyHash *[32]
 			return nil
 		}
 		var err error
-		if c.App, err = a.s.decoded.apps.decode(appID, v); err != nil {
+		if c.App, err = a.s.decoded.Apps.Decode(appID, v); err != nil {
 			return fmt.Errorf("app %q: %w", appID, err)
 		}
 		c.AppFound = true
@@ -323,14 +323,14 @@ func (a *authStore) Credentials(ctx context.Context, appID string, keyHash *[32]
 		if v = btx.Bucket(bKeys).Get(keyHash[:]); v == nil {
 			return nil
 		}
-		if c.Key, err = a.s.decoded.keys.decode(string(keyHash[:]), v); err != nil {
+		if c.Key, err = a.s.decoded.Keys.Decode(string(keyHash[:]), v); err != nil {
 			return fmt.Errorf("api key: %w", err)
 		}
 		c.KeyFound = true
 		if v = btx.Bucket(bUsers).Get(idKey(c.Key.UserID)); v == nil {
 			return nil
 		}
-		if c.User, err = a.s.decoded.users.decode(strconv.FormatInt(c.Key.UserID, 10), v); err != nil {
+		if c.User, err = a.s.decoded.Users.Decode(strconv.FormatInt(c.Key.UserID, 10), v); err != nil {
 			return fmt.Errorf("user %d: %w", c.Key.UserID, err)
 		}
 		c.UserFound = true
@@ -338,7 +338,7 @@ func (a *authStore) Credentials(ctx context.Context, appID string, keyHash *[32]
 		if ab == nil {
 			return nil
 		}
-		if c.Account, err = a.s.decoded.accounts.decode(fmt.Sprint(c.User.AccountID), ab.Get(kRecord)); err != nil {
+		if c.Account, err = a.s.decoded.Accounts.Decode(fmt.Sprint(c.User.AccountID), ab.Get(kRecord)); err != nil {
 			return fmt.Errorf("account %d: %w", c.User.AccountID, err)
 		}
 		c.AccountFound = true

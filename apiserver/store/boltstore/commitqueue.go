@@ -133,7 +133,7 @@ func (s *Store) enqueue(c *writeCall) error {
 		// back at once, and they would flush the cache.
 		for _, r := range c.written {
 			if r.val != nil {
-				s.decoded.proposals.put(r.key, r.raw, *r.val)
+				s.decoded.proposals.Put(r.key, r.raw, *r.val)
 			}
 		}
 	}

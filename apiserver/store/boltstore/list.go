@@ -11,6 +11,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"proposaldesk/apiserver/store/decodecache"
 	"proposaldesk/app"
 )
 
@@ -148,15 +149,30 @@ type snapLoad struct {
 // List answers a list query with app.ListQuery.Select's semantics from the
 // list index (never decoding proposals), then reads only the page's rows.
 func (t *tx) List(q app.ListQuery) ([]app.ListItem, int, error) {
+	return listRows(t, q, t.s.decoded.rows)
+}
+
+// ListJSON is List with the rows encoded, each encoded once per version.
+func (t *tx) ListJSON(q app.ListQuery) ([][]byte, int, error) {
+	rows, count, err := listRows(t, q, t.s.decoded.rowJSON)
+	out := make([][]byte, len(rows))
+	for i, r := range rows {
+		out[i] = r
+	}
+	return out, count, err
+}
+
+// listRows answers q and reads the page's rows through cache.
+func listRows[T any](t *tx, q app.ListQuery, cache *decodecache.Cache[T]) ([]T, int, error) {
 	sn, err := t.listSnap()
 	if err != nil {
 		return nil, 0, err
 	}
 	page, count := sn.query(&q)
-	items := make([]app.ListItem, 0, len(page))
+	items := make([]T, 0, len(page))
 	rows := t.b(bRows)
 	for _, e := range page {
-		item, err := t.s.decoded.rows.decode(strconv.FormatInt(e.ID, 10), rows.Get(idKey(e.ID)))
+		item, err := cache.Decode(strconv.FormatInt(e.ID, 10), rows.Get(idKey(e.ID)))
 		if err != nil {
 			return nil, 0, fmt.Errorf("list row %d: %w", e.ID, err)
 		}

@@ -31,7 +31,6 @@
 package boltstore
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -39,7 +38,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"sync"
 	"time"
 
@@ -47,6 +45,7 @@ import (
 	berrors "go.etcd.io/bbolt/errors"
 
 	"proposaldesk/apiserver/store"
+	"proposaldesk/apiserver/store/decodecache"
 	"proposaldesk/app"
 )
 
@@ -159,36 +158,20 @@ type Store struct {
 	catIdx map[int64]catalogIndex
 }
 
-// decodeCaches hold decoded records (see decodeCache).
+// decodeCaches hold decoded records (see decodecache.Cache).
 type decodeCaches struct {
-	proposals *decodeCache[app.Proposal]
-	accounts  *decodeCache[store.Account]
-	apps      *decodeCache[store.App]
-	users     *decodeCache[store.UserRecord]
-	keys      *decodeCache[store.APIKey]
-	rows      *decodeCache[app.ListItem]
+	decodecache.Auth
+	proposals *decodecache.Cache[app.Proposal]
+	rows      *decodecache.Cache[app.ListItem]
+	rowJSON   *decodecache.Cache[decodecache.RowJSON]
 }
 
 func newDecodeCaches() decodeCaches {
 	return decodeCaches{
-		proposals: newDecodeCache(4096, func(p app.Proposal) app.Proposal { return *p.Clone() }),
-		accounts: newDecodeCache(1024, func(a store.Account) store.Account {
-			a.TaxOverrides = maps.Clone(a.TaxOverrides)
-			return a
-		}),
-		apps: newDecodeCache(1024, same[store.App]),
-		users: newDecodeCache(4096, func(u store.UserRecord) store.UserRecord {
-			u.PasswordHash = bytes.Clone(u.PasswordHash)
-			return u
-		}),
-		keys: newDecodeCache(4096, same[store.APIKey]),
-		rows: newDecodeCache(16384, func(it app.ListItem) app.ListItem {
-			if it.Customer != nil {
-				c := *it.Customer
-				it.Customer = &c
-			}
-			return it
-		}),
+		Auth:      decodecache.NewAuth(),
+		proposals: decodecache.New(4096, func(p app.Proposal) app.Proposal { return *p.Clone() }),
+		rows:      decodecache.New(16384, decodecache.CopyListItem),
+		rowJSON:   decodecache.New(16384, decodecache.Same[decodecache.RowJSON]),
 	}
 }
 

@@ -47,7 +47,7 @@ func (s *Store) begin(btx *bolt.Tx, accountID int64) (*tx, error) {
 		return nil, notFound("account %d not found", accountID)
 	}
 	t := &tx{s: s, btx: btx, id: accountID, ab: ab}
-	acct, err := s.decoded.accounts.decode(fmt.Sprint(accountID), ab.Get(kRecord))
+	acct, err := s.decoded.Accounts.Decode(fmt.Sprint(accountID), ab.Get(kRecord))
 	if err != nil {
 		return nil, fmt.Errorf("account %d: %w", accountID, err)
 	}
@@ -98,7 +98,7 @@ func (t *tx) Proposal(id int64) (*app.Proposal, error) {
 	if v == nil {
 		return nil, notFound("proposal %d not found", id)
 	}
-	p, err := t.s.decoded.proposals.decode(strconv.FormatInt(id, 10), v)
+	p, err := t.s.decoded.proposals.Decode(strconv.FormatInt(id, 10), v)
 	if err != nil {
 		return nil, fmt.Errorf("proposal %d: %w", id, err)
 	}
@@ -114,7 +114,7 @@ func (t *tx) ProposalStamp(id int64) (int64, app.Time, error) {
 	}
 	var version int64
 	var modified app.Time
-	err := t.s.decoded.proposals.peek(strconv.FormatInt(id, 10), v, func(p *app.Proposal) {
+	err := t.s.decoded.proposals.Peek(strconv.FormatInt(id, 10), v, func(p *app.Proposal) {
 		version, modified = p.Version, p.LastModifiedDate
 	})
 	if err != nil {
@@ -153,7 +153,7 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 	// a proposal without going through app.Apply (demo data, imports).
 	if raw := t.b(bProposals).Get(key); raw != nil {
 		var oldVersion int64
-		err := t.s.decoded.proposals.peek(strconv.FormatInt(p.ID, 10), raw, func(old *app.Proposal) { oldVersion = old.Version })
+		err := t.s.decoded.proposals.Peek(strconv.FormatInt(p.ID, 10), raw, func(old *app.Proposal) { oldVersion = old.Version })
 		if err != nil {
 			return fmt.Errorf("proposal %d: %w", p.ID, err)
 		}

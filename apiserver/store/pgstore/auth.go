@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -285,20 +286,25 @@ func (a *authStore) Credentials(ctx context.Context, appID string, keyHash *[32]
 	if err != nil {
 		return c, dbErr(fmt.Errorf("credentials of app %q: %w", appID, err))
 	}
-	for _, r := range []struct {
-		raw   []byte
-		v     any
-		found *bool
-		what  string
-	}{{rawApp, &c.App, &c.AppFound, "app"}, {rawKey, &c.Key, &c.KeyFound, "api key"},
-		{rawUser, &c.User, &c.UserFound, "user"}, {rawAcct, &c.Account, &c.AccountFound, "account"}} {
-		if r.raw == nil {
-			break
-		}
-		if err := json.Unmarshal(r.raw, r.v); err != nil {
-			return store.Credentials{}, fmt.Errorf("%s of credentials: %w", r.what, err)
-		}
-		*r.found = true
+	// Decoded through the caches: the same bytes as last time are the
+	// same record, so only a changed record (a revoked key) is decoded.
+	ac := a.s.auth
+	c.App, err = ac.Apps.Decode(appID, rawApp)
+	c.AppFound = err == nil
+	if err == nil && rawKey != nil {
+		c.Key, err = ac.Keys.Decode(string(hash), rawKey)
+		c.KeyFound = err == nil
+	}
+	if err == nil && rawUser != nil {
+		c.User, err = ac.Users.Decode(strconv.FormatInt(c.Key.UserID, 10), rawUser)
+		c.UserFound = err == nil
+	}
+	if err == nil && rawAcct != nil {
+		c.Account, err = ac.Accounts.Decode(strconv.FormatInt(c.User.AccountID, 10), rawAcct)
+		c.AccountFound = err == nil
+	}
+	if err != nil {
+		return store.Credentials{}, fmt.Errorf("credentials of app %q: %w", appID, err)
 	}
 	return c, nil
 }

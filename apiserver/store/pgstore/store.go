@@ -17,9 +17,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -27,6 +27,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"proposaldesk/apiserver/store"
+	"proposaldesk/apiserver/store/decodecache"
 	"proposaldesk/app"
 )
 
@@ -72,6 +73,13 @@ type Store struct {
 	catalog catalogIndexes
 	// counts holds list counts by feed position (listcount.go).
 	counts *countCache
+	// rows holds decoded list rows beside their bytes: reused only for
+	// the exact bytes the database returns, so never stale.
+	rows    *decodecache.Cache[app.ListItem]
+	rowJSON *decodecache.Cache[decodecache.RowJSON]
+	// auth holds the decoded records every signed request reads, again
+	// only for the exact bytes the database returns.
+	auth decodecache.Auth
 }
 
 // Open connects to the database at url, migrates it to this server's
@@ -98,7 +106,8 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)
 	}
-	s := &Store{pool: pool, url: url, cfg: cfg, counts: newCountCache(4096)}
+	s := &Store{pool: pool, url: url, cfg: cfg, counts: newCountCache(4096),
+		rows: decodecache.New(16384, decodecache.CopyListItem), rowJSON: decodecache.New(16384, decodecache.Same[decodecache.RowJSON]), auth: decodecache.NewAuth()}
 	if _, err := Migrate(ctx, pool); err != nil {
 		pool.Close()
 		return nil, err
@@ -197,7 +206,7 @@ func (s *Store) run(ctx context.Context, accountID int64, writable bool, begin, 
 	if err != nil {
 		return dbErr(fmt.Errorf("account %d: %w", accountID, err))
 	}
-	if err := json.Unmarshal(raw, &t.account); err != nil {
+	if t.account, err = s.auth.Accounts.Decode(strconv.FormatInt(accountID, 10), raw); err != nil {
 		return fmt.Errorf("account %d: %w", accountID, err)
 	}
 	if err := fn(t); err != nil {

@@ -167,6 +167,16 @@ func CheckList(t *testing.T, tx store.Tx, model map[int64]*app.Proposal, q app.L
 			t.Fatalf("row %d:\n got %s\nwant %s", want[i].ID, g, w)
 		}
 	}
+	// ListJSON: the same page, each row exactly as its item encodes.
+	rows, jcount, err := tx.ListJSON(q)
+	if err != nil || jcount != count || len(rows) != len(got) {
+		t.Fatalf("ListJSON(%+v): %d rows of %d, %v; want %d of %d", q, len(rows), jcount, err, len(got), count)
+	}
+	for i := range rows {
+		if w := MustJSON(got[i]); string(rows[i]) != w {
+			t.Fatalf("ListJSON(%+v) row %d:\n got %s\nwant %s", q, i, rows[i], w)
+		}
+	}
 }
 
 func MustJSON(v any) string {
