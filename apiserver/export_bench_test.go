@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -20,6 +19,7 @@ import (
 	"proposaldesk/apiserver/store/boltstore"
 	"proposaldesk/app"
 	"proposaldesk/app/report"
+	"proposaldesk/internal/procstat"
 )
 
 // Export benchmarks over a demo store grown to 2,000 and then 10,000
@@ -125,27 +125,11 @@ func benchExport(b *testing.B, queries []string) {
 			b.ReportMetric(float64(total)/perOp, "proposals/s")
 			b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MiB")
 			b.ReportMetric(float64(bytesOut)/float64(b.N)/(1<<20), "MiB/op")
-			if rss := vmRSS(); rss > 0 {
+			if rss := float64(procstat.KB("VmRSS")) / 1024; rss > 0 {
 				b.ReportMetric(rss, "rss-MiB")
 			}
 		})
 	}
-}
-
-// vmRSS is the process's resident set (Linux), in MiB.
-func vmRSS() float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		if bytes.HasPrefix(line, []byte("VmRSS:")) {
-			var kb float64
-			fmt.Sscanf(string(bytes.TrimPrefix(line, []byte("VmRSS:"))), "%f", &kb)
-			return kb / 1024
-		}
-	}
-	return 0
 }
 
 // BenchmarkExportCSV10k: a whole CSV export (proposals and line items,

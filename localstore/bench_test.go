@@ -1,7 +1,6 @@
 package localstore
 
 import (
-	"bufio"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"proposaldesk/app"
+	"proposaldesk/internal/procstat"
 )
 
 // BenchmarkEdit is one offline edit as the user makes it: the rules, the
@@ -103,7 +103,7 @@ func BenchmarkOpen10k(b *testing.B) {
 	defer s.Close()
 	s.Search(app.DefaultListQuery())
 	b.ReportMetric(float64(median(times).Nanoseconds()), "p50-ns")
-	b.ReportMetric(float64(vmRSS()), "RSS-KiB")
+	b.ReportMetric(float64(int64(procstat.KB("VmRSS"))), "RSS-KiB")
 }
 
 // BenchmarkSearch10k is a text search with a sort over 10,000 entries.
@@ -125,26 +125,6 @@ func BenchmarkSearch10k(b *testing.B) {
 		times = append(times, time.Since(start))
 	}
 	b.ReportMetric(float64(median(times).Nanoseconds()), "p50-ns")
-}
-
-// vmRSS is the process's resident set in KiB (Linux), 0 elsewhere.
-func vmRSS() int64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			var kb int64
-			for _, c := range strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")) {
-				kb = kb*10 + int64(c-'0')
-			}
-			return kb
-		}
-	}
-	return 0
 }
 
 // BenchmarkEditItem500 is a content edit of a 500-item proposal as the

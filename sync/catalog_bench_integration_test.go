@@ -1,16 +1,14 @@
 package syncer
 
 import (
-	"os"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"proposaldesk/app"
+	"proposaldesk/internal/procstat"
 )
 
 // demoCatalogEnv grows the demo child's catalog (startDemoChild).
@@ -38,7 +36,7 @@ func BenchmarkFirstCatalogDownload100k(b *testing.B) {
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
-		base, hwm0 := ms.HeapInuse, procStatusKB("VmHWM:")
+		base, hwm0 := ms.HeapInuse, procstat.KB("VmHWM")
 		stop, peakc := make(chan struct{}), make(chan uint64)
 		var once sync.Once
 		go func() {
@@ -72,7 +70,7 @@ func BenchmarkFirstCatalogDownload100k(b *testing.B) {
 			b.Fatalf("the laptop has %d catalog items", n)
 		}
 		b.ReportMetric(float64(peak-min(base, peak))/(1<<20), "peak-heap-MB")
-		b.ReportMetric(float64(procStatusKB("VmHWM:")-hwm0)/1024, "rss-growth-MB")
+		b.ReportMetric(float64(procstat.KB("VmHWM")-hwm0)/1024, "rss-growth-MB")
 		st.Close()
 		b.StartTimer()
 	}
@@ -88,19 +86,4 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// procStatusKB reads a kB figure of /proc/self/status (Linux).
-func procStatusKB(field string) int {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, field); ok {
-			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
-			return n
-		}
-	}
-	return 0
 }

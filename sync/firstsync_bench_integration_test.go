@@ -13,6 +13,7 @@ import (
 
 	"proposaldesk/apiserver/demo"
 	"proposaldesk/app"
+	"proposaldesk/internal/procstat"
 	"proposaldesk/localstore"
 )
 
@@ -66,7 +67,7 @@ func BenchmarkFirstSync10k(b *testing.B) {
 		err = eng.SyncOnce(bg)
 		wall, cpu, server = wall+time.Since(t0), cpu+cpuTime()-c0, server+childCPU(b, d.Pid)-s0
 		b.StopTimer()
-		peak = max(peak, int64(procStatusKB("VmHWM:"))<<10)
+		peak = max(peak, int64(procstat.KB("VmHWM"))<<10)
 		if err != nil {
 			b.Fatal(err)
 		}

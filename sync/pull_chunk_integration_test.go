@@ -24,6 +24,7 @@ import (
 	"proposaldesk/apiserver/demo"
 	"proposaldesk/apiserver/store/boltstore"
 	"proposaldesk/app"
+	"proposaldesk/internal/procstat"
 	"proposaldesk/localstore"
 )
 
@@ -387,15 +388,5 @@ func startDemoChild(t testing.TB, n int) *demoServer {
 // rssAnon is the process's anonymous and file-backed resident memory
 // (Linux), for the log.
 func rssAnon() string {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return ""
-	}
-	var out []string
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "RssAnon:") || strings.HasPrefix(line, "RssFile:") {
-			out = append(out, strings.Join(strings.Fields(line), " "))
-		}
-	}
-	return strings.Join(out, ", ")
+	return fmt.Sprintf("RssAnon: %d kB, RssFile: %d kB", procstat.KB("RssAnon"), procstat.KB("RssFile"))
 }

@@ -6,7 +6,6 @@ package ui
 // into the workspace, offline (the server address is not listening).
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"proposaldesk/app"
+	"proposaldesk/internal/procstat"
 	"proposaldesk/localstore"
 	syncer "proposaldesk/sync"
 )
@@ -159,24 +159,7 @@ func BenchmarkRSS10k(b *testing.B) {
 		d.list.search.SetText("")
 	}
 	runtime.GC()
-	b.ReportMetric(float64(vmRSS())/1024, "RSS-MB")
-}
-
-// vmRSS is the process's resident memory in KiB (Linux).
-func vmRSS() int {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
-			return n
-		}
-	}
-	return 0
+	b.ReportMetric(float64(procstat.KB("VmRSS"))/1024, "RSS-MB")
 }
 
 // BenchmarkExportCSV10k: export the 10,000 local proposals (the empty

@@ -7,11 +7,11 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 
+	"proposaldesk/internal/procstat"
 	"proposaldesk/ui"
 )
 
@@ -107,19 +107,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // rss is the process's resident memory in words: the total, and how
 // much of it is anonymous (heap, stacks, the GL driver's buffers)
 // rather than file-backed (the mmapped local store, fonts, libraries),
-// which the kernel can drop at will. Linux; "?" elsewhere.
+// which the kernel can drop at will.
 func rss() string {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "?"
-	}
-	kb := map[string]int{}
-	for _, line := range strings.Split(string(data), "\n") {
-		if name, v, ok := strings.Cut(line, ":"); ok {
-			var n int
-			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &n)
-			kb[name] = n
-		}
-	}
-	return fmt.Sprintf("%d MB (anonymous %d MB, file %d MB)", kb["VmRSS"]/1024, kb["RssAnon"]/1024, kb["RssFile"]/1024)
+	return fmt.Sprintf("%d MB (anonymous %d MB, file %d MB)", procstat.MB("VmRSS"), procstat.MB("RssAnon"), procstat.MB("RssFile"))
 }
