@@ -125,9 +125,7 @@ func BenchmarkListCold10k(b *testing.B) {
 	s, acct, _ := benchStore(b, 10000)
 	q := app.DefaultListQuery()
 	for b.Loop() {
-		s.mu.Lock()
-		clear(s.snaps)
-		s.mu.Unlock()
+		s.snaps.Reset()
 		s.View(ctx, acct, func(tx store.Tx) error { _, _, err := tx.List(q); return err })
 	}
 }

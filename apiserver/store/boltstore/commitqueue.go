@@ -204,7 +204,7 @@ func (s *Store) runGroup(calls []*writeCall) {
 	case err != nil:
 		// The commit itself failed: nothing of the group was kept.
 		for acct := range g.overlays {
-			s.dropSnap(acct, w)
+			s.snaps.Drop(acct, w)
 		}
 		for _, c := range calls {
 			if c.err == nil && c.panicked == nil {
@@ -234,8 +234,8 @@ func callFn(fn func(store.Tx) error, t *tx) (panicked any, err error) {
 // them again.
 func (s *Store) prepareSnaps(g *writeGroup, w uint64) {
 	for acct, ov := range g.overlays {
-		if prev := s.snapAt(acct, ov.base); prev != nil {
-			s.addSnap(acct, prev.with(ov.entries, w, s.deltaMax(prev)))
+		if prev, ok := s.snaps.At(acct, ov.base); ok {
+			s.snaps.Add(acct, prev.With(ov.entries, w, prev.DeltaMax(s.cfg.deltaMin)))
 		}
 	}
 }

@@ -52,10 +52,7 @@ func backendWith(extra ...Option) storetest.Backend {
 		},
 		Dump: func(t testing.TB, s store.Store) string { return dump(t, s.(*Store)) },
 		DropCaches: func(s store.Store) {
-			bs := s.(*Store)
-			bs.mu.Lock()
-			clear(bs.snaps)
-			bs.mu.Unlock()
+			s.(*Store).snaps.Reset()
 		},
 	}
 }

@@ -38,9 +38,7 @@ func TestColdListReadersShareOneBuild(t *testing.T) {
 		want[i] = answer(q)
 	}
 	for round := range 3 {
-		bs.mu.Lock()
-		clear(bs.snaps)
-		bs.mu.Unlock()
+		bs.snaps.Reset()
 		got := make([]string, len(queries))
 		var wg sync.WaitGroup
 		for i, q := range queries {
@@ -52,9 +50,7 @@ func TestColdListReadersShareOneBuild(t *testing.T) {
 				t.Errorf("round %d, query %+v: cold %s, warm %s", round, queries[i], got[i], want[i])
 			}
 		}
-		bs.mu.Lock()
-		snaps, loading := len(bs.snaps[f.A]), len(bs.loading)
-		bs.mu.Unlock()
+		snaps, loading := bs.snaps.Counts(f.A)
 		if snaps != 1 || loading != 0 {
 			t.Errorf("round %d: %d versions held, %d builds left; want 1 and 0", round, snaps, loading)
 		}

@@ -46,6 +46,7 @@ import (
 
 	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/store/decodecache"
+	"proposaldesk/apiserver/store/listindex"
 	"proposaldesk/app"
 )
 
@@ -120,7 +121,7 @@ type config struct {
 	now      func() time.Time
 	idemTTL  time.Duration
 	pruneMax int
-	deltaMin int // see Store.deltaMax
+	deltaMin int // see listindex.Snap.DeltaMax
 }
 
 // WithTimeout sets how long Open waits for the file lock (default 1s).
@@ -143,11 +144,8 @@ type Store struct {
 	cfg     config
 	storeID string
 
-	// mu guards snaps: the recent versions of each account's list index.
-	mu    sync.Mutex
-	snaps map[int64][]*listSnap
-	// loading are the index builds under way (see loadSnap).
-	loading map[snapKey]*snapLoad
+	// snaps are the recent versions of each account's list index.
+	snaps *listindex.Held[*listindex.Snap]
 
 	writes *writeQueue
 
@@ -193,7 +191,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	s := &Store{db: db, cfg: cfg, snaps: map[int64][]*listSnap{}, loading: map[snapKey]*snapLoad{}, decoded: newDecodeCaches()}
+	s := &Store{db: db, cfg: cfg, snaps: listindex.NewHeld[*listindex.Snap](keepSnaps, 0), decoded: newDecodeCaches()}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)

@@ -47,12 +47,12 @@ var sortColumns = map[app.SortField]string{
 }
 
 // List answers a list query with app.ListQuery's semantics exactly (the
-// shared suite holds it to ListQuery.Select): the filters and the search
-// words in WHERE (the words through the trigram index), the sort with the
-// ID as tie-break, the page with LIMIT. The count of all matches is its
-// own statement in the same round trip: counting beside the page with
-// count(*) OVER () made the database carry every match's row to the
-// window, several times slower over 10,000 proposals.
+// shared suite holds it to ListQuery.Select). A read-only transaction
+// asks the replica's list index at its feed position (listfollow.go); a
+// write, which sees its own changes, asks the database: the filters and
+// the search words in WHERE (the words through the trigram index), the
+// sort with the ID as tie-break, the page with LIMIT, and the count of
+// all matches as its own statement in the same round trip.
 func (t *tx) List(q app.ListQuery) ([]app.ListItem, int, error) {
 	return listRows(t, q, t.s.rows)
 }
@@ -67,25 +67,34 @@ func (t *tx) ListJSON(q app.ListQuery) ([][]byte, int, error) {
 	return out, count, err
 }
 
-// listRows answers q, reading the page's rows through cache.
+// listRows answers q, decoding the page's rows through cache (once per
+// row version: decoding was half a list request's CPU).
 func listRows[T any](t *tx, q app.ListQuery, cache *decodecache.Cache[T]) ([]T, int, error) {
-	where, args := listWhere(t.id, q)
-	// A read-only transaction sees the proposals of its feed position, so
-	// a count made at that position answers it (listcount.go); a write
-	// transaction may have changed proposals since it began.
-	var key string
-	count, counted := 0, false
-	if !t.writable {
-		var err error
-		if key, err = countKey(t.id, t.feedSeq, where, args); err != nil {
-			return nil, 0, err
+	if t.writable {
+		return queryList(t, q, cache)
+	}
+	ls, err := t.listState()
+	if err != nil {
+		return nil, 0, err
+	}
+	page, count := ls.idx.Query(&q)
+	items := make([]T, 0, len(page))
+	for _, e := range page {
+		r, _ := ls.rows.get(e.ID)
+		it, err := cache.Decode(strconv.FormatInt(e.ID, 10), r.row)
+		if err != nil {
+			return nil, 0, fmt.Errorf("list row %d: %w", e.ID, err)
 		}
-		count, counted = t.s.counts.get(key)
+		items = append(items, it)
 	}
+	return items, count, nil
+}
+
+// queryList answers q with the database's search.
+func queryList[T any](t *tx, q app.ListQuery, cache *decodecache.Cache[T]) ([]T, int, error) {
+	where, args := listWhere(t.id, q)
 	b := &pgx.Batch{}
-	if !counted {
-		b.Queue("SELECT count(*) FROM proposals WHERE "+where, args...)
-	}
+	b.Queue("SELECT count(*) FROM proposals WHERE "+where, args...)
 	page := q.PageSize >= 1 && q.PageNumber >= 1 && int64(q.PageNumber-1) <= math.MaxInt32/int64(q.PageSize)
 	if page {
 		col, ok := sortColumns[q.SortBy]
@@ -100,18 +109,11 @@ func listRows[T any](t *tx, q app.ListQuery, cache *decodecache.Cache[T]) ([]T, 
 		b.Queue(fmt.Sprintf("SELECT id, list_row FROM proposals WHERE %s ORDER BY %s %s, id %s LIMIT $%d OFFSET $%d",
 			where, col, dir, dir, len(pargs)-1, len(pargs)), pargs...)
 	}
-	if b.Len() == 0 {
-		return []T{}, count, nil
-	}
 	res := t.q.SendBatch(t.ctx, b)
 	defer res.Close()
-	if !counted {
-		if err := res.QueryRow().Scan(&count); err != nil {
-			return nil, 0, fmt.Errorf("list count: %w", err)
-		}
-		if key != "" {
-			t.s.counts.put(key, count)
-		}
+	var count int
+	if err := res.QueryRow().Scan(&count); err != nil {
+		return nil, 0, fmt.Errorf("list count: %w", err)
 	}
 	items := []T{}
 	if page {
@@ -119,8 +121,6 @@ func listRows[T any](t *tx, q app.ListQuery, cache *decodecache.Cache[T]) ([]T, 
 		var id int64
 		var raw []byte
 		_, err := pgx.ForEachRow(rows, []any{&id, &raw}, func() error {
-			// Decoded once per row version (its bytes): decoding the
-			// page's rows was half a list request's CPU.
 			it, err := cache.Decode(strconv.FormatInt(id, 10), raw)
 			if err != nil {
 				return fmt.Errorf("list row %d: %w", id, err)

@@ -28,6 +28,7 @@ import (
 
 	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/store/decodecache"
+	"proposaldesk/apiserver/store/listindex"
 	"proposaldesk/app"
 )
 
@@ -71,8 +72,9 @@ type Store struct {
 	storeID string
 	// catalog holds each account's catalog search index (catalog.go).
 	catalog catalogIndexes
-	// counts holds list counts by feed position (listcount.go).
-	counts *countCache
+	// lists holds each account's list index by feed position
+	// (listfollow.go).
+	lists *listindex.Held[*listState]
 	// rows holds decoded list rows beside their bytes: reused only for
 	// the exact bytes the database returns, so never stale.
 	rows    *decodecache.Cache[app.ListItem]
@@ -106,7 +108,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)
 	}
-	s := &Store{pool: pool, url: url, cfg: cfg, counts: newCountCache(4096),
+	s := &Store{pool: pool, url: url, cfg: cfg, lists: listindex.NewHeld[*listState](keepLists, listAccounts),
 		rows: decodecache.New(16384, decodecache.CopyListItem), rowJSON: decodecache.New(16384, decodecache.Same[decodecache.RowJSON]), auth: decodecache.NewAuth()}
 	if _, err := Migrate(ctx, pool); err != nil {
 		pool.Close()

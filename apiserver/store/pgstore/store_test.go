@@ -71,7 +71,8 @@ var backend = storetest.Backend{
 		t.Cleanup(func() { s2.Close() })
 		return s2
 	},
-	Dump: func(t testing.TB, s store.Store) string { return dump(t, s.(*Store)) },
+	Dump:       func(t testing.TB, s store.Store) string { return dump(t, s.(*Store)) },
+	DropCaches: func(s store.Store) { s.(*Store).lists.Reset() },
 }
 
 func TestStore(t *testing.T) { storetest.Run(t, backend) }

@@ -101,8 +101,18 @@ func (t *tx) Proposal(id int64) (*app.Proposal, error) {
 }
 
 // ProposalStamp reads the version column and one field of the document,
-// not the whole document.
+// not the whole document; in a read-only transaction, from the list
+// index.
 func (t *tx) ProposalStamp(id int64) (int64, app.Time, error) {
+	if !t.writable {
+		// From the list index at the transaction's feed position: no
+		// round trip when it is current.
+		ls, err := t.listState()
+		if err != nil {
+			return 0, app.Time{}, err
+		}
+		return ls.stamp(id)
+	}
 	var version int64
 	var raw []byte
 	err := t.q.QueryRow(t.ctx, "SELECT version, doc->'lastModifiedDate' FROM proposals WHERE id = $1 AND account_id = $2", id, t.id).Scan(&version, &raw)

@@ -1,4 +1,10 @@
-package boltstore
+// Package listindex answers list queries (app.ListQuery) from memory: an
+// account's list entries with a token index over their search text,
+// bitsets for the archive flag and statuses and sorted orders, at one
+// version, with the entries written since kept beside it. Both stores
+// keep one per account (boltstore at each bbolt version, pgstore at each
+// feed position), so a list page costs neither a scan nor a query plan.
+package listindex
 
 import (
 	"maps"
@@ -13,7 +19,7 @@ import (
 // baseIndex is an account's list entries at one version with a token
 // index over their search text, so SearchText is answered without reading
 // every entry. It is never changed once built; later writes live in a
-// listSnap's delta until the next rebuild.
+// Snap's delta until the next rebuild.
 //
 // Why tokens: a search word never holds white space, so it occurs in an
 // entry's Search exactly when it occurs inside one of the white-space
@@ -255,24 +261,38 @@ func sortIndex(q *app.ListQuery) int {
 	return slices.Index(app.SortFields, app.SortModifiedDate)
 }
 
-// listSnap is the list index of an account at version w: a base and the
-// entries written since it was built.
-type listSnap struct {
+// Snap is the list index of an account at one version: a base and the
+// entries written since it was built. It is never changed.
+type Snap struct {
 	w     uint64
 	base  *baseIndex
 	delta map[int64]*app.ListEntry
 }
 
-// with returns the snapshot at version w after the writes in overlay. The
-// base is rebuilt when the delta grows past deltaMax.
-func (sn *listSnap) with(overlay map[int64]*app.ListEntry, w uint64, deltaMax int) *listSnap {
+// New is the index of entries at version w.
+func New(entries []app.ListEntry, w uint64) *Snap {
+	return &Snap{w: w, base: newBase(entries)}
+}
+
+// Version is the version the snapshot was made at.
+func (sn *Snap) Version() uint64 { return sn.w }
+
+// DeltaMax is how many changed entries a snapshot holds beside its base
+// before With rebuilds the base: an eighth of the entries (at least min),
+// so rebuilding costs a constant per write.
+func (sn *Snap) DeltaMax(min int) int { return max(min, len(sn.base.entries)/8) }
+
+// With returns the snapshot at version w after the writes in overlay
+// (proposals are never deleted). The base is rebuilt when the delta
+// grows past deltaMax.
+func (sn *Snap) With(overlay map[int64]*app.ListEntry, w uint64, deltaMax int) *Snap {
 	delta := maps.Clone(sn.delta)
 	if delta == nil {
 		delta = make(map[int64]*app.ListEntry, len(overlay))
 	}
 	maps.Copy(delta, overlay)
 	if len(delta) <= deltaMax {
-		return &listSnap{w: w, base: sn.base, delta: delta}
+		return &Snap{w: w, base: sn.base, delta: delta}
 	}
 	entries := make([]app.ListEntry, len(sn.base.entries), len(sn.base.entries)+len(delta))
 	copy(entries, sn.base.entries)
@@ -283,12 +303,12 @@ func (sn *listSnap) with(overlay map[int64]*app.ListEntry, w uint64, deltaMax in
 			entries = append(entries, *e)
 		}
 	}
-	return &listSnap{w: w, base: newBase(entries)}
+	return New(entries, w)
 }
 
-// query answers q with app.ListQuery.Select's semantics: the page's
+// Query answers q with app.ListQuery.Select's semantics: the page's
 // entries and the number of all matches.
-func (sn *listSnap) query(q *app.ListQuery) ([]*app.ListEntry, int) {
+func (sn *Snap) Query(q *app.ListQuery) ([]*app.ListEntry, int) {
 	m := q.Matcher()
 	slots, count := sn.base.match(m, q, sn.delta)
 	var fresh []*app.ListEntry
