@@ -34,6 +34,10 @@ type Store interface {
 	StoreID() string
 
 	// View runs fn in a read-only transaction scoped to one account.
+	// fn may run more than once (PostgreSQL begins the transaction when
+	// fn first needs more than the replica's list index, and starts over
+	// if the account's proposals moved in between), so it must not act on
+	// what it read before it returns.
 	View(ctx context.Context, accountID int64, fn func(Tx) error) error
 	// Update runs fn in a read-write transaction scoped to one account.
 	// If fn returns an error nothing it wrote is kept. fn may run more

@@ -14,6 +14,9 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -172,6 +175,16 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 
+	if path := os.Getenv("PD_CPUPROFILE"); path != "" {
+		// For finding where a load run's time goes: a CPU profile of
+		// the whole serving life ("{pid}" in the path tells replicas
+		// apart).
+		stopProfile, err := startCPUProfile(strings.ReplaceAll(path, "{pid}", strconv.Itoa(os.Getpid())))
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
+	}
 	sigCtx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	serveErr := make(chan error, 1)
@@ -297,4 +310,17 @@ func connLimits(f serveFlags, log *slog.Logger) connlimit.Limits {
 	}
 	log.Info("connection limits", "open_files", nofile, "max_conns", lim.Total, "max_conns_per_addr", lim.PerAddr, "idle_timeout", f.idleTimeout)
 	return lim
+}
+
+// startCPUProfile writes a CPU profile to path until stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

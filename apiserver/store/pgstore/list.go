@@ -14,14 +14,16 @@ import (
 	"proposaldesk/app"
 )
 
-// listColumns are the proposal columns List reads, in this order.
-const listColumns = "number, name_key, client_key, status, status_rank, contact_id, salesperson_id, created_ns, modified_ns, search"
+// listColumns are the proposal columns written beside the document for
+// the list and the version stamp, in this order.
+const listColumns = "number, name_key, client_key, status, status_rank, contact_id, salesperson_id, created_ns, modified_ns, search, modified_json"
 
 // listValues are p's list columns, as listColumns names them.
 func listValues(p *app.Proposal) []any {
 	e := app.EntryOf(p)
 	return []any{e.Number, strings.ToLower(e.Name), strings.ToLower(e.ClientName), string(e.Status),
-		slices.Index(app.Statuses, e.Status), e.ContactID, e.SalesPersonID, nanos(e.Created.Time), nanos(e.Modified.Time), e.Search}
+		slices.Index(app.Statuses, e.Status), e.ContactID, e.SalesPersonID, nanos(e.Created.Time), nanos(e.Modified.Time), e.Search,
+		jsonOf(p.LastModifiedDate)}
 }
 
 // nanos is t as Unix nanoseconds, clamped to what int64 holds, so the

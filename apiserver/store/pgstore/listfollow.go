@@ -54,7 +54,7 @@ type listRow struct {
 
 // listFollowColumns are the proposal columns a listState is made of, in
 // scanListRow's order.
-const listFollowColumns = "p.id, p.version, p.archived, p.doc->'lastModifiedDate', p.list_row, " +
+const listFollowColumns = "p.id, p.version, p.archived, p.modified_json, p.list_row, " +
 	"p.number, p.name_key, p.client_key, p.status, p.contact_id, p.salesperson_id, p.created_ns, p.modified_ns, p.search"
 
 // eachListRow reads rows of listFollowColumns as entries and their

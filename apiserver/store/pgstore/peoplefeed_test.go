@@ -12,6 +12,8 @@ import (
 func TestMigrationFillsThePeopleFeed(t *testing.T) {
 	storetest.PeopleFeedMigration(t, backend, func(st store.Store) store.Store {
 		for _, sql := range []string{
+			"ALTER TABLE proposals DROP COLUMN modified_json",
+			"DELETE FROM schema_migrations WHERE version = 5",
 			"ALTER TABLE contacts DROP COLUMN seq",
 			"ALTER TABLE accounts DROP COLUMN people_seq",
 			"DELETE FROM schema_migrations WHERE version = 4",

@@ -156,24 +156,37 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 func (s *Store) Auth() store.AuthStore { return &authStore{s} }
 
 // View runs fn in a read-only transaction over one account, on one
-// snapshot.
+// snapshot. It begins lazily (lazytx.go): fn may run twice.
 func (s *Store) View(ctx context.Context, accountID int64, fn func(store.Tx) error) error {
-	return s.run(ctx, accountID, false, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-		"SELECT record, feed_seq FROM accounts WHERE id = $1", fn)
+	err := s.run(ctx, accountID, false, true, fn)
+	if errors.Is(err, errSnapshotMoved) {
+		err = s.run(ctx, accountID, false, false, fn)
+	}
+	return err
 }
 
 // Update runs fn in one read-write transaction over one account, after
 // every earlier write of the account has committed. If fn returns an
 // error nothing it wrote is kept.
 func (s *Store) Update(ctx context.Context, accountID int64, fn func(store.Tx) error) error {
-	return s.run(ctx, accountID, true, "BEGIN ISOLATION LEVEL READ COMMITTED",
-		"SELECT record, feed_seq FROM accounts WHERE id = $1 FOR NO KEY UPDATE", fn)
+	return s.run(ctx, accountID, true, false, fn)
 }
 
-// run runs fn in a transaction opened by begin on one connection. The
-// BEGIN and the account's row go in one round trip (pgx's BeginTxFunc
-// spends one on BEGIN alone: a fifth of a signed GET's round trips).
-func (s *Store) run(ctx context.Context, accountID int64, writable bool, begin, account string, fn func(store.Tx) error) error {
+// Transactions and how each reads its account row: a write locks it (the
+// account's writes serialize on it, and feed positions commit in order).
+const (
+	beginRead    = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+	beginWrite   = "BEGIN ISOLATION LEVEL READ COMMITTED"
+	accountRead  = "SELECT record, feed_seq FROM accounts WHERE id = $1"
+	accountWrite = "SELECT record, feed_seq FROM accounts WHERE id = $1 FOR NO KEY UPDATE"
+)
+
+// run runs fn in a transaction on one connection. The BEGIN and the
+// account's row go in one round trip (pgx's BeginTxFunc spends one on
+// BEGIN alone: a fifth of a signed GET's round trips). A lazy read reads
+// the account's row alone and begins only if fn needs more than the
+// replica's list index (lazytx.go).
+func (s *Store) run(ctx context.Context, accountID int64, writable, lazy bool, fn func(store.Tx) error) error {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return dbErr(err)
@@ -181,21 +194,33 @@ func (s *Store) run(ctx context.Context, accountID int64, writable bool, begin, 
 	// A connection still in a transaction (a failed ROLLBACK) is closed
 	// by Release rather than reused.
 	defer conn.Release()
+	t := &tx{s: s, ctx: ctx, id: accountID, writable: writable}
+	l := &lazyTx{t: t, conn: conn, begun: !lazy}
+	t.q = l
 	ended := false
 	defer func() {
-		if !ended { // an error or a panic: keep nothing, keep the connection
+		if !ended && l.begun { // an error or a panic: keep nothing, keep the connection
 			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			conn.Exec(rctx, "ROLLBACK")
 			cancel()
 		}
 	}()
-	t := &tx{s: s, ctx: ctx, q: conn, id: accountID, writable: writable}
 	b := &pgx.Batch{}
-	b.Queue(begin)
-	b.Queue(account, accountID)
+	switch {
+	case writable:
+		b.Queue(beginWrite)
+		b.Queue(accountWrite, accountID)
+	case !lazy:
+		b.Queue(beginRead)
+		b.Queue(accountRead, accountID)
+	default:
+		b.Queue(accountRead, accountID)
+	}
 	res := conn.SendBatch(ctx, b)
 	var raw []byte
-	_, err = res.Exec()
+	if !lazy {
+		_, err = res.Exec()
+	}
 	if err == nil {
 		err = res.QueryRow().Scan(&raw, &t.feedSeq)
 	}
@@ -218,6 +243,9 @@ func (s *Store) run(ctx context.Context, accountID int64, writable bool, begin, 
 		return dbErr(t.err)
 	}
 	ended = true
+	if !l.begun {
+		return nil
+	}
 	tag, err := conn.Exec(ctx, "COMMIT")
 	if err == nil && tag.String() == "ROLLBACK" {
 		// A statement failed and fn went on: PostgreSQL rolled back.

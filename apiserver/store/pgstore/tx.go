@@ -115,7 +115,7 @@ func (t *tx) ProposalStamp(id int64) (int64, app.Time, error) {
 	}
 	var version int64
 	var raw []byte
-	err := t.q.QueryRow(t.ctx, "SELECT version, doc->'lastModifiedDate' FROM proposals WHERE id = $1 AND account_id = $2", id, t.id).Scan(&version, &raw)
+	err := t.q.QueryRow(t.ctx, "SELECT version, modified_json FROM proposals WHERE id = $1 AND account_id = $2", id, t.id).Scan(&version, &raw)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, app.Time{}, notFound("proposal %d not found", id)
 	}
