@@ -115,6 +115,9 @@ func (s *Server) authenticate(c *call) error {
 	}
 	u, acct := cr.User, cr.Account
 	c.user, c.account = u, acct
+	if cr.Read != nil {
+		c.r = c.r.WithContext(store.WithAccountRead(c.r.Context(), cr.Read))
+	}
 	if info := infoOf(r); info != nil {
 		info.accountID, info.userID = acct.ID, u.ID
 	}

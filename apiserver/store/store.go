@@ -102,6 +102,32 @@ type Credentials struct {
 	UserFound    bool
 	Account      Account
 	AccountFound bool
+	// Read is what the backend read of the account with them, which the
+	// request's first View may start from (nil: nothing). The server
+	// passes it on in the request's context (WithAccountRead).
+	Read AccountRead
+}
+
+// AccountRead is what a backend read of an account while it checked a
+// request's credentials. Only the backend that made it knows what it
+// holds; it is used at most once, by the request's first transaction
+// over that account.
+type AccountRead interface{ ReadAccountID() int64 }
+
+type accountReadKey struct{}
+
+// WithAccountRead is ctx carrying r (ctx itself when r is nil).
+func WithAccountRead(ctx context.Context, r AccountRead) context.Context {
+	if r == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, accountReadKey{}, r)
+}
+
+// AccountReadFrom is the AccountRead ctx carries, or nil.
+func AccountReadFrom(ctx context.Context) AccountRead {
+	r, _ := ctx.Value(accountReadKey{}).(AccountRead)
+	return r
 }
 
 // Tx is one transaction over one account's data.

@@ -274,12 +274,13 @@ func (a *authStore) Credentials(ctx context.Context, appID string, keyHash *[32]
 		hash = keyHash[:]
 	}
 	var rawApp, rawKey, rawUser, rawAcct []byte
-	err := a.s.pool.QueryRow(ctx, `SELECT ap.record, k.record, u.record, ac.record
+	var feedSeq *int64
+	err := a.s.pool.QueryRow(ctx, `SELECT ap.record, k.record, u.record, ac.record, ac.feed_seq
 		FROM apps ap
 		LEFT JOIN api_keys k ON k.hash = $2
 		LEFT JOIN users u ON u.id = k.user_id
 		LEFT JOIN accounts ac ON ac.id = u.account_id
-		WHERE ap.id = $1`, appID, hash).Scan(&rawApp, &rawKey, &rawUser, &rawAcct)
+		WHERE ap.id = $1`, appID, hash).Scan(&rawApp, &rawKey, &rawUser, &rawAcct, &feedSeq)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return c, nil
 	}
@@ -302,6 +303,9 @@ func (a *authStore) Credentials(ctx context.Context, appID string, keyHash *[32]
 	if err == nil && rawAcct != nil {
 		c.Account, err = ac.Accounts.Decode(strconv.FormatInt(c.User.AccountID, 10), rawAcct)
 		c.AccountFound = err == nil
+		if err == nil && feedSeq != nil {
+			c.Read = &credentialsRead{account: c.Account, feedSeq: *feedSeq}
+		}
 	}
 	if err != nil {
 		return store.Credentials{}, fmt.Errorf("credentials of app %q: %w", appID, err)

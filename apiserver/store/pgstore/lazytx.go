@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"proposaldesk/apiserver/store"
 )
 
 // A read-only View first reads only its account's row, outside any
@@ -21,6 +24,27 @@ import (
 // view (other tables are read only after the BEGIN). If the position has
 // moved, the statement fails with errSnapshotMoved and View runs fn again
 // in a transaction begun at once.
+
+// credentialsRead is the account row as Credentials read it, in the same
+// statement as the key: a lazy View of the same request starts from it,
+// so a list page or a cached detail costs that one round trip.
+type credentialsRead struct {
+	account store.Account
+	feedSeq int64
+	taken   atomic.Bool
+}
+
+func (r *credentialsRead) ReadAccountID() int64 { return r.account.ID }
+
+// takeAccountRead returns the account row ctx carries for accountID, once:
+// a later transaction of the request (after a write, say) reads its own.
+func takeAccountRead(ctx context.Context, accountID int64) (*credentialsRead, bool) {
+	r, ok := store.AccountReadFrom(ctx).(*credentialsRead)
+	if !ok || r.account.ID != accountID || !r.taken.CompareAndSwap(false, true) {
+		return nil, false
+	}
+	return r, true
+}
 
 // errSnapshotMoved: a proposal was written between a lazy View's first
 // read and its BEGIN.

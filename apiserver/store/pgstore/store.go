@@ -45,6 +45,7 @@ type config struct {
 	now              func() time.Time
 	idemTTL          time.Duration
 	pruneMax         int
+	tracer           pgx.QueryTracer // tests count round trips with it
 }
 
 // WithMaxConns caps the connection pool (default: pgxpool's, the larger
@@ -98,6 +99,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	if cfg.maxConns > 0 {
 		pc.MaxConns = cfg.maxConns
 	}
+	pc.ConnConfig.Tracer = cfg.tracer
 	if cfg.statementTimeout > 0 {
 		pc.ConnConfig.RuntimeParams["statement_timeout"] = fmt.Sprint(cfg.statementTimeout.Milliseconds())
 		// A transaction left open by a stuck client must not hold an
@@ -183,9 +185,10 @@ const (
 
 // run runs fn in a transaction on one connection. The BEGIN and the
 // account's row go in one round trip (pgx's BeginTxFunc spends one on
-// BEGIN alone: a fifth of a signed GET's round trips). A lazy read reads
-// the account's row alone and begins only if fn needs more than the
-// replica's list index (lazytx.go).
+// BEGIN alone: a fifth of a signed GET's round trips). A lazy read starts
+// from the account row its request's credentials came with, or reads it
+// alone, and begins only if fn needs more than the replica's list index
+// (lazytx.go).
 func (s *Store) run(ctx context.Context, accountID int64, writable, lazy bool, fn func(store.Tx) error) error {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
@@ -205,36 +208,12 @@ func (s *Store) run(ctx context.Context, accountID int64, writable, lazy bool, f
 			cancel()
 		}
 	}()
-	b := &pgx.Batch{}
-	switch {
-	case writable:
-		b.Queue(beginWrite)
-		b.Queue(accountWrite, accountID)
-	case !lazy:
-		b.Queue(beginRead)
-		b.Queue(accountRead, accountID)
-	default:
-		b.Queue(accountRead, accountID)
-	}
-	res := conn.SendBatch(ctx, b)
-	var raw []byte
-	if !lazy {
-		_, err = res.Exec()
-	}
-	if err == nil {
-		err = res.QueryRow().Scan(&raw, &t.feedSeq)
-	}
-	if cerr := res.Close(); err == nil {
-		err = cerr
-	}
-	if errors.Is(err, pgx.ErrNoRows) {
-		return notFound("account %d not found", accountID)
-	}
-	if err != nil {
-		return dbErr(fmt.Errorf("account %d: %w", accountID, err))
-	}
-	if t.account, err = s.auth.Accounts.Decode(strconv.FormatInt(accountID, 10), raw); err != nil {
-		return fmt.Errorf("account %d: %w", accountID, err)
+	// Taken even by a write, so that a View after it reads anew.
+	read, haveRead := takeAccountRead(ctx, accountID)
+	if lazy && haveRead {
+		t.account, t.feedSeq = read.account, read.feedSeq
+	} else if err := t.readAccount(conn, lazy); err != nil {
+		return err
 	}
 	if err := fn(t); err != nil {
 		return dbErr(err)
@@ -252,6 +231,43 @@ func (s *Store) run(ctx context.Context, accountID int64, writable, lazy bool, f
 		err = pgx.ErrTxCommitRollback
 	}
 	return dbErr(err)
+}
+
+// readAccount reads the account's row and feed position, after the BEGIN
+// in the same round trip unless lazy.
+func (t *tx) readAccount(conn *pgxpool.Conn, lazy bool) error {
+	b := &pgx.Batch{}
+	switch {
+	case t.writable:
+		b.Queue(beginWrite)
+		b.Queue(accountWrite, t.id)
+	case !lazy:
+		b.Queue(beginRead)
+		b.Queue(accountRead, t.id)
+	}
+	var raw []byte
+	var err error
+	if lazy {
+		err = conn.QueryRow(t.ctx, accountRead, t.id).Scan(&raw, &t.feedSeq)
+	} else {
+		res := conn.SendBatch(t.ctx, b)
+		if _, err = res.Exec(); err == nil {
+			err = res.QueryRow().Scan(&raw, &t.feedSeq)
+		}
+		if cerr := res.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return notFound("account %d not found", t.id)
+	}
+	if err != nil {
+		return dbErr(fmt.Errorf("account %d: %w", t.id, err))
+	}
+	if t.account, err = t.s.auth.Accounts.Decode(strconv.FormatInt(t.id, 10), raw); err != nil {
+		return fmt.Errorf("account %d: %w", t.id, err)
+	}
+	return nil
 }
 
 // notFound is an *app.Error of kind NotFound, as store.ErrNotFound is.

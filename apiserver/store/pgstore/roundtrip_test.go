@@ -1,0 +1,88 @@
+package pgstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"proposaldesk/apiserver/store"
+	"proposaldesk/apiserver/store/storetest"
+	"proposaldesk/app"
+)
+
+// roundTrips counts the statements and batches sent, each one round trip.
+type roundTrips struct{ n atomic.Int64 }
+
+func (r *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+func (r *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+func (r *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+
+// A signed list page or cached detail read costs the credentials' one
+// round trip when the replica's list index is current: the View starts
+// from the account row read with the key and needs no transaction. A
+// second View of the request reads the row itself, and a View that needs
+// the database begins in the round trip of its first statement.
+func TestSignedReadRoundTrips(t *testing.T) {
+	var rt roundTrips
+	be := backend
+	be.Open = func(t testing.TB, _ storetest.Options) store.Store {
+		s, _ := openTest(t, func(c *config) { c.tracer = &rt })
+		return s
+	}
+	f := storetest.NewFixture(t, be)
+	auth := f.S.Auth()
+	if err := auth.CreateApp(ctx, store.App{ID: "rt-app", Secret: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	hash := sha256.Sum256([]byte("rt-key"))
+	if err := auth.PutKey(ctx, store.APIKey{Hash: hash, UserID: f.UserA, AppID: "rt-app"}); err != nil {
+		t.Fatal(err)
+	}
+	list := func(tx store.Tx) error { _, _, err := tx.ListJSON(app.DefaultListQuery()); return err }
+	stamp := func(tx store.Tx) error { _, _, err := tx.ProposalStamp(f.ProposalA); return err }
+	read := func(tx store.Tx) error { _, err := tx.Proposal(f.ProposalA); return err }
+	if err := f.S.View(ctx, f.A, list); err != nil { // loads the index
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		views []func(store.Tx) error
+		want  int64
+	}{
+		{"list", []func(store.Tx) error{list}, 1},
+		{"stamp", []func(store.Tx) error{stamp}, 1},
+		{"stamp then document", []func(store.Tx) error{func(tx store.Tx) error {
+			if err := stamp(tx); err != nil {
+				return err
+			}
+			return read(tx) // BEGIN, position check and the document at once, then COMMIT
+		}}, 3},
+		{"two views", []func(store.Tx) error{list, list}, 2},
+	} {
+		rt.n.Store(0)
+		cr, err := auth.Credentials(ctx, "rt-app", &hash)
+		if err != nil || !cr.AccountFound || cr.Read == nil {
+			t.Fatalf("%s: credentials %+v, %v", tc.name, cr, err)
+		}
+		rctx := store.WithAccountRead(ctx, cr.Read)
+		for _, v := range tc.views {
+			if err := f.S.View(rctx, f.A, v); err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+		}
+		if n := rt.n.Load(); n != tc.want {
+			t.Errorf("%s: %d round trips, want %d", tc.name, n, tc.want)
+		}
+	}
+}
