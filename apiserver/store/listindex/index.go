@@ -39,6 +39,12 @@ type baseIndex struct {
 	flagsOnce sync.Once
 	flags     *flagSets
 
+	// words remembers the slots of recent search words: people page
+	// through one search and type the same few names all day, and
+	// collecting a common word's slots was most of a list page's CPU.
+	wordsMu sync.Mutex
+	words   map[string]bitset
+
 	// orders[f] lists the slots sorted by app.SortFields[f] ascending
 	// (ties on ID), built on first use.
 	orders [6]struct {
@@ -123,15 +129,31 @@ func newBitset(n int) bitset      { return make(bitset, (n+63)/64) }
 func (s bitset) set(i int32)      { s[i>>6] |= 1 << (i & 63) }
 func (s bitset) has(i int32) bool { return s[i>>6]&(1<<(i&63)) != 0 }
 
-// wordSlots is the set of slots whose Search contains w.
+// keepWords is how many search words a base remembers the slots of.
+const keepWords = 64
+
+// wordSlots is the set of slots whose Search contains w; the caller may
+// change it.
 func (b *baseIndex) wordSlots(w string) bitset {
-	s := newBitset(len(b.entries))
+	b.wordsMu.Lock()
+	s, ok := b.words[w]
+	b.wordsMu.Unlock()
+	if ok {
+		return slices.Clone(s)
+	}
+	s = newBitset(len(b.entries))
 	for _, id := range b.tokensWith(w) {
 		for _, slot := range b.posting[id] {
 			s.set(slot)
 		}
 	}
-	return s
+	b.wordsMu.Lock()
+	if b.words == nil || len(b.words) >= keepWords {
+		b.words = make(map[string]bitset, keepWords) // start again: cheap, and old words fade
+	}
+	b.words[w] = s
+	b.wordsMu.Unlock()
+	return slices.Clone(s)
 }
 
 // match returns the slots that match m and are not superseded by delta,
