@@ -28,7 +28,7 @@ func (a *authStore) update(ctx context.Context, fn func(*bolt.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return a.s.db.Update(fn)
+	return a.s.update(fn)
 }
 
 func putJSON(b *bolt.Bucket, key []byte, v any) error {
@@ -302,9 +302,9 @@ func (a *authStore) RevokeKeys(ctx context.Context, userID int64, at time.Time) 
 	return n, err
 }
 
-// Credentials reads the app, key, user and account in one read
+// readCredentials reads the app, key, user and account in one read
 // transaction: a signed request used to open four.
-func (a *authStore) Credentials(ctx context.Context, appID string, keyHash *[32]byte) (store.Credentials, error) {
+func (a *authStore) readCredentials(ctx context.Context, appID string, keyHash *[32]byte) (store.Credentials, error) {
 	var c store.Credentials
 	err := a.view(ctx, func(btx *bolt.Tx) error {
 		c = store.Credentials{}

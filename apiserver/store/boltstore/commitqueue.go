@@ -174,7 +174,7 @@ func (s *Store) runGroup(calls []*writeCall) {
 	g := &writeGroup{}
 	bad := -1
 	var w uint64
-	err := s.db.Update(func(btx *bolt.Tx) error {
+	err := s.update(func(btx *bolt.Tx) error {
 		w = uint64(btx.ID())
 		for i, c := range calls {
 			c.err, c.panicked, c.written = nil, nil, nil

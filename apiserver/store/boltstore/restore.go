@@ -40,7 +40,7 @@ func Restore(r io.Reader, path string) error {
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	err = s.db.Update(func(btx *bolt.Tx) error {
+	err = s.update(func(btx *bolt.Tx) error {
 		for err := range btx.Check() {
 			return fmt.Errorf("backup is damaged: %w", err)
 		}

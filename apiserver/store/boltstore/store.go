@@ -39,6 +39,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -150,6 +151,11 @@ type Store struct {
 	writes *writeQueue
 
 	decoded decodeCaches
+	// commits counts write transactions, each counted after its commit:
+	// what was read after a count was taken holds until the count moves
+	// (credcache.go).
+	commits atomic.Uint64
+	creds  credCache
 
 	// catIdx is each account's catalog search index (catalog.go).
 	catMu  sync.Mutex
@@ -201,7 +207,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 }
 
 func (s *Store) migrate() error {
-	return s.db.Update(func(btx *bolt.Tx) error {
+	return s.update(func(btx *bolt.Tx) error {
 		meta, err := btx.CreateBucketIfNotExists(bMeta)
 		if err != nil {
 			return err
