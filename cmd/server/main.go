@@ -217,17 +217,22 @@ func parse(fs *flag.FlagSet, args []string) error {
 // newLogger logs JSON when stderr is not a terminal (a service manager or
 // a file), text otherwise.
 func newLogger(w io.Writer, format string) *slog.Logger {
-	json := format == "json"
-	if format == "" || format == "auto" {
-		json = true
-		if f, ok := w.(*os.File); ok {
-			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-				json = false
-			}
-		}
-	}
-	if json {
+	if formatOf(w, format) == "json" {
 		return slog.New(slog.NewJSONHandler(w, nil))
 	}
 	return slog.New(slog.NewTextHandler(w, nil))
+}
+
+// formatOf is the log format for w: format itself unless it is empty or
+// "auto", then text on a terminal and JSON elsewhere.
+func formatOf(w io.Writer, format string) string {
+	if format != "" && format != "auto" {
+		return format
+	}
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			return "text"
+		}
+	}
+	return "json"
 }

@@ -94,7 +94,10 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if f.demoCatalog > 0 && !f.demo {
 		return errors.New("--demo-catalog needs --demo")
 	}
-	log := newLogger(stderr, f.logFormat)
+	// Registered first, so it runs last: the final lines are written.
+	logBuf := newLogBuffer(stderr)
+	defer logBuf.Close()
+	log := slog.New(flushingHandler{newLogger(logBuf, formatOf(stderr, f.logFormat)).Handler(), logBuf})
 	slog.SetDefault(log)
 
 	if err := os.MkdirAll(f.data, 0o700); err != nil {

@@ -155,7 +155,7 @@ type Store struct {
 	// what was read after a count was taken holds until the count moves
 	// (credcache.go).
 	commits atomic.Uint64
-	creds  credCache
+	creds   credCache
 
 	// catIdx is each account's catalog search index (catalog.go).
 	catMu  sync.Mutex
