@@ -166,7 +166,15 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 		bucket []byte
 		v      any
 	}{{bProposals, p}, {bIndex, entry}, {bRows, app.ListItemView(p)}} {
-		data, err := json.Marshal(w.v)
+		var data []byte
+		var err error
+		if p, ok := w.v.(*app.Proposal); ok {
+			// Inside the single writer: the hand-written encoder, a
+			// few times faster than reflection for the same bytes.
+			data, err = p.AppendJSON(nil)
+		} else {
+			data, err = json.Marshal(w.v)
+		}
 		if err != nil {
 			return fmt.Errorf("encode proposal %d: %w", p.ID, err)
 		}

@@ -151,7 +151,7 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 	if err == nil && p.Version <= old {
 		p.Version = old + 1
 	}
-	doc, err1 := json.Marshal(p)
+	doc, err1 := p.AppendJSON(nil)
 	row, err2 := json.Marshal(app.ListItemView(p))
 	if err := errors.Join(err1, err2); err != nil {
 		return fmt.Errorf("encode proposal %d: %w", p.ID, err)
