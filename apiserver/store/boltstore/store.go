@@ -93,7 +93,7 @@ var (
 )
 
 var accountBuckets = [][]byte{bProposals, bIndex, bRows, bContacts, bLocations, bContactLocs,
-	bChanges, bChangedAt, bIdem, bIdemTime, bAcctUsers, bPeopleFeed, bPeopleAt}
+	bChanges, bChangedAt, bIdem, bIdemTime, bAcctUsers, bPeopleFeed, bPeopleAt, bStamps}
 
 // migrations[i] takes the schema from version i to i+1. Append only.
 var migrations = []func(*bolt.Tx) error{
@@ -108,6 +108,8 @@ var migrations = []func(*bolt.Tx) error{
 	},
 	// v2: the people feed (peoplefeed.go), holding every contact.
 	migratePeopleFeed,
+	// v3: each proposal's stamp beside it (stamps.go).
+	migrateStamps,
 }
 
 // SchemaVersion is the schema this code writes.

@@ -105,18 +105,13 @@ func (t *tx) Proposal(id int64) (*app.Proposal, error) {
 	return &p, nil
 }
 
-// ProposalStamp reads the cached decoded proposal without copying it (a
-// deep copy was a tenth of a cached detail GET).
+// ProposalStamp reads the proposal's stamp (stamps.go), not the proposal.
 func (t *tx) ProposalStamp(id int64) (int64, app.Time, error) {
-	v := t.b(bProposals).Get(idKey(id))
+	v := t.b(bStamps).Get(idKey(id))
 	if v == nil {
 		return 0, app.Time{}, notFound("proposal %d not found", id)
 	}
-	var version int64
-	var modified app.Time
-	err := t.s.decoded.proposals.Peek(strconv.FormatInt(id, 10), v, func(p *app.Proposal) {
-		version, modified = p.Version, p.LastModifiedDate
-	})
+	version, modified, err := decodeStamp(v)
 	if err != nil {
 		return 0, app.Time{}, fmt.Errorf("proposal %d: %w", id, err)
 	}
@@ -151,9 +146,8 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 	// readers (the server's rendered-detail cache, clients' If-Match) rely
 	// on it changing whenever the content does, also for writers that put
 	// a proposal without going through app.Apply (demo data, imports).
-	if raw := t.b(bProposals).Get(key); raw != nil {
-		var oldVersion int64
-		err := t.s.decoded.proposals.Peek(strconv.FormatInt(p.ID, 10), raw, func(old *app.Proposal) { oldVersion = old.Version })
+	if raw := t.b(bStamps).Get(key); raw != nil {
+		oldVersion, _, err := decodeStamp(raw)
 		if err != nil {
 			return fmt.Errorf("proposal %d: %w", p.ID, err)
 		}
@@ -190,6 +184,13 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 			}
 			t.written = append(t.written, r)
 		}
+	}
+	stamp, err := encodeStamp(p)
+	if err != nil {
+		return fmt.Errorf("encode proposal %d: %w", p.ID, err)
+	}
+	if err := t.b(bStamps).Put(key, stamp); err != nil {
+		return err
 	}
 	// The changes feed keeps one entry per proposal, at its latest seq.
 	changes, changedAt := t.b(bChanges), t.b(bChangedAt)

@@ -1,0 +1,59 @@
+package boltstore
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"proposaldesk/app"
+)
+
+// A proposal's stamp (its version and lastModifiedDate) is kept beside
+// it in accounts/<id>/stamps, so a detail GET whose rendering is cached
+// reads a few bytes, not the proposal: with more proposals than the
+// decode cache holds, decoding each one just for its version was a
+// signed GET's largest cost. Value: the version (8 bytes, big endian),
+// then the date as the proposal's JSON has it.
+var bStamps = []byte("stamps")
+
+func encodeStamp(p *app.Proposal) ([]byte, error) {
+	date, err := json.Marshal(p.LastModifiedDate)
+	if err != nil {
+		return nil, err
+	}
+	return append(binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(date)), uint64(p.Version)), date...), nil
+}
+
+func decodeStamp(v []byte) (int64, app.Time, error) {
+	var modified app.Time
+	if len(v) < 8 {
+		return 0, modified, fmt.Errorf("corrupt stamp %x", v)
+	}
+	err := json.Unmarshal(v[8:], &modified)
+	return int64(binary.BigEndian.Uint64(v)), modified, err
+}
+
+// migrateStamps (schema v3) stamps every proposal.
+func migrateStamps(btx *bolt.Tx) error {
+	accts := btx.Bucket(bAccounts)
+	return accts.ForEachBucket(func(k []byte) error {
+		ab := accts.Bucket(k)
+		stamps, err := ab.CreateBucketIfNotExists(bStamps)
+		if err != nil {
+			return fmt.Errorf("account %d: stamps: %w", keyID(k), err)
+		}
+		return ab.Bucket(bProposals).ForEach(func(id, v []byte) error {
+			var p app.Proposal
+			if err := decode(v, &p); err != nil {
+				return fmt.Errorf("account %d: proposal %d: %w", keyID(k), keyID(id), err)
+			}
+			s, err := encodeStamp(&p)
+			if err != nil {
+				return err
+			}
+			return stamps.Put(id, s)
+		})
+	})
+}
