@@ -109,3 +109,23 @@ func BenchmarkEncodeProposal500(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkEncodeProposalAreas is the load command's create-area case: 20
+// areas of one empty option each, no items.
+func BenchmarkEncodeProposalAreas(b *testing.B) {
+	p := benchProposal(20, 1, 0)
+	b.Run("marshal", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := json.Marshal(p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("append", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := p.AppendJSON(nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -52,7 +52,11 @@ func (c *credCache) put(writes uint64, key string, cr store.Credentials) {
 		if writes < c.writes {
 			return // read before a newer entry set began
 		}
-		c.writes, c.entries = writes, make(map[string]store.Credentials)
+		if c.entries == nil {
+			c.entries = make(map[string]store.Credentials)
+		}
+		c.writes = writes
+		clear(c.entries) // keeps its room: under writes it empties often
 	}
 	c.entries[key] = cr
 }
