@@ -31,7 +31,7 @@ func decodeStamp(v []byte) (int64, app.Time, error) {
 	if len(v) < 8 {
 		return 0, modified, fmt.Errorf("corrupt stamp %x", v)
 	}
-	err := json.Unmarshal(v[8:], &modified)
+	err := modified.UnmarshalJSON(v[8:])
 	return int64(binary.BigEndian.Uint64(v)), modified, err
 }
 
