@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -152,6 +153,15 @@ func errorBody(status int, k app.Kind, msg string, fields []app.FieldError, requ
 // no kind are internal: they are logged and answered with a fixed
 // message, so nothing of the server's insides reaches the client.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		// The client closed the connection mid-request: nobody reads an
+		// answer and the server did nothing wrong, so the request's log
+		// line says 499 (nginx's "client closed request"), not an
+		// internal error (every load run's last requests were logged as
+		// errors).
+		w.WriteHeader(StatusClientClosedRequest)
+		return
+	}
 	var e *app.Error
 	if !errors.As(err, &e) || e.Kind == app.KindInternal {
 		s.logInternal(r, err)
@@ -164,6 +174,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	s.writeErrorBody(w, r, StatusOf(e.Kind), e.Kind, msg, e.Fields)
 }
+
+// StatusClientClosedRequest is the status a request's log line shows when
+// its client went away before the answer.
+const StatusClientClosedRequest = 499
 
 // writeErrorBody writes an error body with an explicit status; only the
 // router's 405 uses a status outside the kind table.
