@@ -84,22 +84,8 @@ func appendOptions(b []byte, opts []Option) []byte {
 		b = append(b, `,"installerDescription":`...)
 		b = appendString(b, o.InstallerDescription)
 		b = append(b, `,"items":`...)
-		b = appendItems(b, o.Items)
+		b = appendArray(b, o.Items, (*Item).appendJSON)
 		b = append(b, '}')
-	}
-	return append(b, ']')
-}
-
-func appendItems(b []byte, items []Item) []byte {
-	if items == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i := range items {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = items[i].appendJSON(b)
 	}
 	return append(b, ']')
 }

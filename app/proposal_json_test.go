@@ -3,33 +3,71 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand"
 	"reflect"
 	"testing"
 	"time"
 )
 
-// AppendJSON writes the same bytes as json.Marshal for proposals whose
-// every field (found by reflection, so a field added later is covered)
-// takes random values: zero and not, nil and empty slices, strings that
-// need escaping, far dates.
+// AppendJSON writes the same bytes as json.Marshal for the stored
+// proposal and for the API's details, whose every field (found by
+// reflection, so a field added later is covered) takes random values:
+// zero and not, nil and empty slices and maps, strings that need
+// escaping, far dates.
 func TestAppendJSONMatchesMarshal(t *testing.T) {
-	rng := rand.New(rand.NewSource(11))
-	for i := range 300 {
-		var p Proposal
-		fillRandom(rng, reflect.ValueOf(&p).Elem(), 0)
-		want, err := json.Marshal(&p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := p.AppendJSON([]byte("x"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got[1:], want) || got[0] != 'x' {
-			t.Fatalf("proposal %d:\n got %s\nwant %s", i, got, want)
-		}
+	for _, tc := range []struct {
+		name     string
+		newValue func() jsonAppender
+	}{
+		{"proposal", func() jsonAppender { return new(Proposal) }},
+		{"proposal detail", func() jsonAppender { return new(ProposalDetail) }},
+		{"change order detail", func() jsonAppender { return new(ChangeOrderDetail) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewSource(11))
+			for i := range 300 {
+				v := tc.newValue()
+				fillRandom(rng, reflect.ValueOf(v).Elem(), 0)
+				assertAppendJSON(t, fmt.Sprintf("value %d", i), v)
+			}
+		})
 	}
+}
+
+// jsonAppender is a type with a hand-written encoder held equal to
+// json.Marshal.
+type jsonAppender interface {
+	AppendJSON(b []byte) ([]byte, error)
+}
+
+// assertAppendJSON checks that v.AppendJSON appends json.Marshal(v) to
+// what the buffer held.
+func assertAppendJSON(t *testing.T, name string, v jsonAppender) {
+	t.Helper()
+	want, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := v.AppendJSON([]byte("x"))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if got[0] != 'x' {
+		t.Fatalf("%s: the buffer's first byte became %q", name, got[0])
+	}
+	if got = got[1:]; !bytes.Equal(got, want) {
+		i := 0
+		for i < len(got) && i < len(want) && got[i] == want[i] {
+			i++
+		}
+		t.Fatalf("%s: differs at byte %d:\n got …%s\nwant …%s", name, i, window(got, i), window(want, i))
+	}
+}
+
+// window is b around offset i, for a readable failure.
+func window(b []byte, i int) []byte {
+	return b[max(0, i-60):min(len(b), i+60)]
 }
 
 var jsonStrings = []string{"", "Part", `say "hi"`, `back\slash`, "<b>&</b>", "tab\there", "é ünïcode", "\u2028", "bad \xff utf8", "new\nline"}
@@ -37,7 +75,8 @@ var jsonStrings = []string{"", "Part", `say "hi"`, `back\slash`, "<b>&</b>", "ta
 var timeType = reflect.TypeFor[Time]()
 
 // fillRandom sets v to a random value, recursing into structs, slices,
-// pointers and maps (depth bounds the nesting).
+// pointers and maps (depth bounds the nesting; the
+// detail's items sit eight levels down).
 func fillRandom(rng *rand.Rand, v reflect.Value, depth int) {
 	if v.Type() == timeType {
 		switch rng.Intn(3) {
@@ -60,13 +99,13 @@ func fillRandom(rng *rand.Rand, v reflect.Value, depth int) {
 	case reflect.String:
 		v.SetString(jsonStrings[rng.Intn(len(jsonStrings))])
 	case reflect.Pointer:
-		if depth < 6 && rng.Intn(2) == 0 {
+		if depth < 12 && rng.Intn(2) == 0 {
 			v.Set(reflect.New(v.Type().Elem()))
 			fillRandom(rng, v.Elem(), depth+1)
 		}
 	case reflect.Slice:
 		n := rng.Intn(4) - 1 // -1: nil
-		if n < 0 || depth > 6 {
+		if n < 0 || depth > 12 {
 			return
 		}
 		v.Set(reflect.MakeSlice(v.Type(), n, n))
@@ -74,8 +113,12 @@ func fillRandom(rng *rand.Rand, v reflect.Value, depth int) {
 			fillRandom(rng, v.Index(i), depth+1)
 		}
 	case reflect.Map:
-		if rng.Intn(2) == 0 {
-			v.Set(reflect.MakeMap(v.Type()))
+		n := rng.Intn(5) - 1 // -1: nil; 0: empty
+		if n < 0 {
+			return
+		}
+		v.Set(reflect.MakeMap(v.Type()))
+		for range n {
 			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
 			fillRandom(rng, k, depth+1)
 			fillRandom(rng, e, depth+1)
