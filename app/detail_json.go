@@ -77,14 +77,7 @@ func (v *DocumentView) appendFields(b []byte) ([]byte, error) {
 	b = appendTime(b, `,"lastSubmittedDate":`, v.LastSubmittedDate)
 	b = appendTime(b, `,"clientLastOpenedDate":`, v.ClientLastOpenedDate)
 	b = append(b, `,"customer":`...)
-	if v.Customer == nil {
-		b = append(b, "null"...)
-	} else {
-		b = v.Customer.Contact.appendFields(b)
-		b = append(b, `,"location":`...)
-		b = appendLocationPtr(b, v.Customer.Location)
-		b = append(b, '}')
-	}
+	b = appendCustomer(b, v.Customer)
 	b = append(b, `,"dealer":`...)
 	b = v.Dealer.appendJSON(b)
 	b = appendStringField(b, `,"coverpageImageUrl":`, v.CoverpageImageURL)

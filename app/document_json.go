@@ -1,0 +1,121 @@
+package app
+
+import "strconv"
+
+// The stored form of a document (a proposal's or a change order's),
+// written by hand for Proposal.AppendJSON, in json.Marshal's order.
+
+// appendFields writes the document's fields after an opening brace and
+// leaves the object open: a proposal's own fields follow them.
+func (d *Document) appendFields(b []byte) []byte {
+	b = appendInt(b, `{"id":`, d.ID)
+	b = appendInt(b, `,"number":`, d.Number)
+	b = appendStringField(b, `,"name":`, d.Name)
+	b = appendStringField(b, `,"status":`, string(d.Status))
+	b = appendTime(b, `,"createdDate":`, d.CreatedDate)
+	b = appendTime(b, `,"clientLastDecisionDate":`, d.ClientLastDecisionDate)
+	b = appendTime(b, `,"lastCompletedDate":`, d.LastCompletedDate)
+	b = appendTime(b, `,"lastModifiedDate":`, d.LastModifiedDate)
+	b = appendTime(b, `,"lastModifiedByUserDate":`, d.LastModifiedByUserDate)
+	b = appendTime(b, `,"lastSubmittedDate":`, d.LastSubmittedDate)
+	b = appendTime(b, `,"clientLastOpenedDate":`, d.ClientLastOpenedDate)
+	b = append(b, `,"customer":`...)
+	b = appendCustomer(b, d.Customer)
+	b = append(b, `,"salesPerson":`...)
+	b = d.SalesPerson.appendJSON(b)
+	b = append(b, `,"dealer":`...)
+	b = d.Dealer.appendJSON(b)
+	b = append(b, `,"currency":`...)
+	b = d.Currency.appendJSON(b)
+	b = appendStringField(b, `,"coverpageImageUrl":`, d.CoverpageImageURL)
+	b = appendStringField(b, `,"aboutUs":`, d.AboutUs)
+	b = appendStringField(b, `,"projectDescription":`, d.ProjectDescription)
+	b = appendStringField(b, `,"internalNotes":`, d.InternalNotes)
+	b = appendStringField(b, `,"projectTerms":`, d.ProjectTerms)
+	b = append(b, `,"areas":`...)
+	b = appendAreas(b, d.Areas)
+	b = appendStringField(b, `,"pricing":{"discountType":`, string(d.Pricing.DiscountType))
+	b = appendRate(b, `,"discountPercentage":`, d.Pricing.DiscountPercentage)
+	b = appendMoney(b, `,"discountAmount":`, d.Pricing.DiscountAmount)
+	b = append(b, `},"tax":`...)
+	b = d.Tax.appendJSON(b)
+	b = appendStringField(b, `,"paymentSchedule":{"customerDescription":`, d.PaymentSchedule.CustomerDescription)
+	b = append(b, `,"payments":`...)
+	b = appendArray(b, d.PaymentSchedule.Payments, (*PaymentTerm).appendJSON)
+	b = append(b, `},"paymentRequests":`...)
+	b = appendArray(b, d.PaymentRequests, (*PaymentRequest).appendJSON)
+	b = appendStringField(b, `,"lastModifiedUser":{"firstName":`, d.LastModifiedUser.FirstName)
+	b = appendStringField(b, `,"lastName":`, d.LastModifiedUser.LastName)
+	return append(b, '}')
+}
+
+func (c *ChangeOrder) appendJSON(b []byte) []byte {
+	return append(c.Document.appendFields(b), '}')
+}
+
+// appendCustomer writes a customer: its contact's fields and its
+// location, or null.
+func appendCustomer(b []byte, c *Customer) []byte {
+	if c == nil {
+		return append(b, "null"...)
+	}
+	b = c.Contact.appendFields(b)
+	b = append(b, `,"location":`...)
+	b = appendLocationPtr(b, c.Location)
+	return append(b, '}')
+}
+
+func (s *Salesperson) appendJSON(b []byte) []byte {
+	b = appendInt(b, `{"id":`, s.ID)
+	b = appendStringField(b, `,"email":`, s.Email)
+	b = appendStringField(b, `,"firstName":`, s.FirstName)
+	b = appendStringField(b, `,"lastName":`, s.LastName)
+	return append(b, '}')
+}
+
+func (d *DealerProfile) appendJSON(b []byte) []byte {
+	b = appendStringField(b, `{"companyName":`, d.CompanyName)
+	b = appendStringField(b, `,"webSiteUrl":`, d.WebSiteURL)
+	b = appendStringField(b, `,"companyPhone":`, d.CompanyPhone)
+	b = appendStringField(b, `,"companyLogoUrl":`, d.CompanyLogoURL)
+	b = append(b, `,"location":`...)
+	b = d.Location.appendJSON(b)
+	return append(b, '}')
+}
+
+func (t *TaxSettings) appendJSON(b []byte) []byte {
+	b = appendStringField(b, `{"status":`, string(t.Status))
+	b = appendStringField(b, `,"method":`, string(t.Method))
+	b = append(b, `,"applyTo":`...)
+	b = appendArray(b, t.ApplyTo, func(a *ApplyTo, b []byte) []byte { return appendString(b, string(*a)) })
+	b = append(b, `,"parts":`...)
+	b = t.Parts.appendJSON(b)
+	b = append(b, `,"labor":`...)
+	b = t.Labor.appendJSON(b)
+	b = append(b, `,"fees":`...)
+	b = t.Fees.appendJSON(b)
+	b = append(b, `,"hasMultipleTaxSupport":`...)
+	b = strconv.AppendBool(b, t.HasMultipleTaxSupport)
+	b = append(b, `,"taxLocation":`...)
+	b = appendLocationPtr(b, t.TaxLocation)
+	b = append(b, `,"isTaxServiceAvailable":`...)
+	b = strconv.AppendBool(b, t.IsTaxServiceAvailable)
+	return append(b, '}')
+}
+
+func (r *TaxRates) appendJSON(b []byte) []byte {
+	b = appendRate(b, `{"rate":`, r.Rate)
+	b = appendStringField(b, `,"name":`, r.Name)
+	b = appendRate(b, `,"second":`, r.Second)
+	b = appendStringField(b, `,"secondName":`, r.SecondName)
+	return append(b, '}')
+}
+
+func (p *PaymentTerm) appendJSON(b []byte) []byte {
+	b = appendStringField(b, `{"calculation":`, p.Calculation)
+	b = appendRate(b, `,"percentage":`, p.Percentage)
+	b = appendMoney(b, `,"amount":`, p.Amount)
+	b = appendTime(b, `,"dueDate":`, p.DueDate)
+	b = appendStringField(b, `,"milestone":`, p.Milestone)
+	return append(b, '}')
+}
