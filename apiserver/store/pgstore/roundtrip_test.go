@@ -86,3 +86,51 @@ func TestSignedReadRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// An edit of a proposal holds its account's row lock for four round
+// trips: the lock with BEGIN, the proposal, the new row with its feed
+// position, COMMIT. The version and the owner it read need no second
+// look.
+func TestEditRoundTrips(t *testing.T) {
+	var rt roundTrips
+	be := backend
+	be.Open = func(t testing.TB, _ storetest.Options) store.Store {
+		s, _ := openTest(t, func(c *config) { c.tracer = &rt })
+		return s
+	}
+	f := storetest.NewFixture(t, be)
+	rt.n.Store(0)
+	var version int64
+	err := f.S.Update(ctx, f.A, func(tx store.Tx) error {
+		p, err := tx.Proposal(f.ProposalA)
+		if err != nil {
+			return err
+		}
+		old := p.Version
+		p.Name = "Edited in four round trips"
+		if err := tx.PutProposal(p); err != nil {
+			return err
+		}
+		if p.Version <= old {
+			t.Errorf("version %d after an edit of version %d", p.Version, old)
+		}
+		version = p.Version
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := rt.n.Load(); n != 4 {
+		t.Errorf("%d round trips, want 4", n)
+	}
+	err = f.S.View(ctx, f.A, func(tx store.Tx) error {
+		p, err := tx.Proposal(f.ProposalA)
+		if err == nil && (p.Name != "Edited in four round trips" || p.Version != version) {
+			t.Errorf("stored %q version %d, want the edit at version %d", p.Name, p.Version, version)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
