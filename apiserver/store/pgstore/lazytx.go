@@ -18,12 +18,14 @@ import (
 // the replica's list index at the feed position that row names
 // (listfollow.go), and then the View needs no BEGIN and no COMMIT, two of
 // a list request's four round trips. When fn needs the database for
-// more, the transaction begins then, with a check that the account's
-// feed position has not moved: a snapshot at the same position holds the
-// same proposals, so what fn read before and after is one consistent
-// view (other tables are read only after the BEGIN). If the position has
-// moved, the statement fails with errSnapshotMoved and View runs fn again
-// in a transaction begun at once.
+// more, the transaction begins then. If fn has read nothing from the
+// index yet (the index had to be caught up from the database, say), the
+// transaction simply takes its snapshot's position. Otherwise the BEGIN
+// checks that the account's feed position has not moved: a snapshot at
+// the same position holds the same proposals, so what fn read before and
+// after is one consistent view (other tables are read only after the
+// BEGIN). If the position has moved, the statement fails with
+// errSnapshotMoved and View runs fn again in a transaction begun at once.
 
 // credentialsRead is the account row as Credentials read it, in the same
 // statement as the key: a lazy View of the same request starts from it,
@@ -80,7 +82,12 @@ func (l *lazyTx) checkBegin(res pgx.BatchResults) error {
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if seq != l.t.feedSeq {
+	switch {
+	case seq == l.t.feedSeq:
+	case !l.t.indexServed:
+		// Nothing was read at the old position: take the new one.
+		l.t.feedSeq = seq
+	default:
 		l.t.fail(errSnapshotMoved)
 		return errSnapshotMoved
 	}

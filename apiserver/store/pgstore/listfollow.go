@@ -83,14 +83,25 @@ func eachListRow(rows pgx.Rows, fn func(*app.ListEntry, listRow)) error {
 // position. Only a read-only transaction has one: a write may have
 // changed proposals since it began.
 func (t *tx) listState() (*listState, error) {
+	if ls, ok := t.s.lists.At(t.id, uint64(t.feedSeq)); ok {
+		t.indexServed = true
+		return ls, nil
+	}
+	// Read from the database, in the transaction: begun now, a lazy one
+	// takes the position its snapshot has (lazytx.go).
+	if err := t.q.begin(t.ctx); err != nil {
+		return nil, err
+	}
 	w := uint64(t.feedSeq)
-	return t.s.lists.Load(t.id, w, func() (*listState, error) {
+	ls, err := t.s.lists.Load(t.id, w, func() (*listState, error) {
 		prev, ok := t.s.lists.Newest(t.id, w)
 		if !ok {
 			return t.loadList(w)
 		}
 		return t.catchUpList(prev, w)
 	})
+	t.indexServed = err == nil
+	return ls, err
 }
 
 // loadList reads every proposal of the account.

@@ -216,6 +216,9 @@ func (s *Store) run(ctx context.Context, accountID int64, writable, lazy bool, f
 		return err
 	}
 	if err := fn(t); err != nil {
+		if errors.Is(t.err, errSnapshotMoved) {
+			return t.err // however fn reported it: View runs fn again
+		}
 		return dbErr(err)
 	}
 	if t.err != nil {

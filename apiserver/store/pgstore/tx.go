@@ -38,6 +38,9 @@ type tx struct {
 	// needs neither to claim the ID nor to read the version again (two
 	// of a create-area's seven round trips under that lock).
 	stored map[int64]int64
+	// indexServed says the transaction answered from the list index at
+	// feedSeq: from then on its snapshot must be at that position.
+	indexServed bool
 }
 
 // querier is the connection a transaction's statements go through.
@@ -46,6 +49,8 @@ type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+	// begin begins the transaction if it has not begun.
+	begin(ctx context.Context) error
 }
 
 func (t *tx) fail(err error) {
