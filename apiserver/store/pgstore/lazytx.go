@@ -52,11 +52,33 @@ func takeAccountRead(ctx context.Context, accountID int64) (*credentialsRead, bo
 // read and its BEGIN.
 var errSnapshotMoved = errors.New("pgstore: the account's proposals changed during a read; reading again")
 
-// lazyTx is a transaction's connection, begun on its first statement.
+// lazyTx is a transaction's connection, taken from the pool and begun on
+// its first statement.
 type lazyTx struct {
 	t     *tx
-	conn  *pgxpool.Conn
+	pool  *pgxpool.Pool
+	conn  *pgxpool.Conn // nil until needed
 	begun bool
+}
+
+// connection is the transaction's connection, taken from the pool the
+// first time.
+func (l *lazyTx) connection(ctx context.Context) (*pgxpool.Conn, error) {
+	if l.conn == nil {
+		c, err := l.pool.Acquire(ctx)
+		if err != nil {
+			return nil, dbErr(err)
+		}
+		l.conn = c
+	}
+	return l.conn, nil
+}
+
+// release gives the connection back to the pool, if one was taken.
+func (l *lazyTx) release() {
+	if l.conn != nil {
+		l.conn.Release()
+	}
 }
 
 // beginBatch is a batch that begins the transaction and reads the feed
@@ -99,8 +121,12 @@ func (l *lazyTx) begin(ctx context.Context) error {
 	if l.begun {
 		return nil
 	}
-	res := l.conn.SendBatch(ctx, l.beginBatch(""))
-	err := l.checkBegin(res)
+	conn, err := l.connection(ctx)
+	if err != nil {
+		return err
+	}
+	res := conn.SendBatch(ctx, l.beginBatch(""))
+	err = l.checkBegin(res)
 	if cerr := res.Close(); err == nil {
 		err = cerr
 	}
@@ -134,7 +160,11 @@ func (l *lazyTx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row 
 	if l.begun {
 		return l.conn.QueryRow(ctx, sql, args...)
 	}
-	res := l.conn.SendBatch(ctx, l.beginBatch(sql, args...))
+	conn, err := l.connection(ctx)
+	if err != nil {
+		return errRow{err}
+	}
+	res := conn.SendBatch(ctx, l.beginBatch(sql, args...))
 	if err := l.checkBegin(res); err != nil {
 		res.Close()
 		return errRow{err}

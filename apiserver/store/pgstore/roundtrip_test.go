@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -132,5 +133,46 @@ func TestEditRoundTrips(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A list page answered from the index with the credentials' account row
+// takes no connection from the pool: with the only connection held
+// elsewhere it is still answered at once.
+func TestIndexedReadTakesNoConnection(t *testing.T) {
+	be := backend
+	be.Open = func(t testing.TB, _ storetest.Options) store.Store {
+		s, _ := openTest(t, WithMaxConns(1))
+		return s
+	}
+	f := storetest.NewFixture(t, be)
+	s := f.S.(*Store)
+	auth := s.Auth()
+	if err := auth.CreateApp(ctx, store.App{ID: "pool-app", Secret: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	hash := sha256.Sum256([]byte("pool-key"))
+	if err := auth.PutKey(ctx, store.APIKey{Hash: hash, UserID: f.UserA, AppID: "pool-app"}); err != nil {
+		t.Fatal(err)
+	}
+	list := func(ctx context.Context) error {
+		return s.View(ctx, f.A, func(tx store.Tx) error { _, _, err := tx.ListJSON(app.DefaultListQuery()); return err })
+	}
+	if err := list(ctx); err != nil { // loads the index
+		t.Fatal(err)
+	}
+	cr, err := auth.Credentials(ctx, "pool-app", &hash)
+	if err != nil || cr.Read == nil {
+		t.Fatalf("credentials: %+v, %v", cr, err)
+	}
+	held, err := s.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	wctx, cancel := context.WithTimeout(store.WithAccountRead(ctx, cr.Read), 2*time.Second)
+	defer cancel()
+	if err := list(wctx); err != nil {
+		t.Errorf("list with the pool's only connection held: %v", err)
 	}
 }

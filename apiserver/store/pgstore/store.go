@@ -188,23 +188,19 @@ const (
 // BEGIN alone: a fifth of a signed GET's round trips). A lazy read starts
 // from the account row its request's credentials came with, or reads it
 // alone, and begins only if fn needs more than the replica's list index
-// (lazytx.go).
+// (lazytx.go); such a read takes a connection from the pool only then.
 func (s *Store) run(ctx context.Context, accountID int64, writable, lazy bool, fn func(store.Tx) error) error {
-	conn, err := s.pool.Acquire(ctx)
-	if err != nil {
-		return dbErr(err)
-	}
+	t := &tx{s: s, ctx: ctx, id: accountID, writable: writable}
+	l := &lazyTx{t: t, pool: s.pool, begun: !lazy}
+	t.q = l
 	// A connection still in a transaction (a failed ROLLBACK) is closed
 	// by Release rather than reused.
-	defer conn.Release()
-	t := &tx{s: s, ctx: ctx, id: accountID, writable: writable}
-	l := &lazyTx{t: t, conn: conn, begun: !lazy}
-	t.q = l
+	defer l.release()
 	ended := false
 	defer func() {
-		if !ended && l.begun { // an error or a panic: keep nothing, keep the connection
+		if !ended && l.begun && l.conn != nil { // an error or a panic: keep nothing, keep the connection
 			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			conn.Exec(rctx, "ROLLBACK")
+			l.conn.Exec(rctx, "ROLLBACK")
 			cancel()
 		}
 	}()
@@ -212,8 +208,14 @@ func (s *Store) run(ctx context.Context, accountID int64, writable, lazy bool, f
 	read, haveRead := takeAccountRead(ctx, accountID)
 	if lazy && haveRead {
 		t.account, t.feedSeq = read.account, read.feedSeq
-	} else if err := t.readAccount(conn, lazy); err != nil {
-		return err
+	} else {
+		conn, err := l.connection(ctx)
+		if err != nil {
+			return err
+		}
+		if err := t.readAccount(conn, lazy); err != nil {
+			return err
+		}
 	}
 	if err := fn(t); err != nil {
 		if errors.Is(t.err, errSnapshotMoved) {
@@ -228,7 +230,7 @@ func (s *Store) run(ctx context.Context, accountID int64, writable, lazy bool, f
 	if !l.begun {
 		return nil
 	}
-	tag, err := conn.Exec(ctx, "COMMIT")
+	tag, err := l.conn.Exec(ctx, "COMMIT")
 	if err == nil && tag.String() == "ROLLBACK" {
 		// A statement failed and fn went on: PostgreSQL rolled back.
 		err = pgx.ErrTxCommitRollback
