@@ -20,9 +20,9 @@ const MaxSyncProposals = 500
 // asked for that the account does not have. The server writes it from
 // the stored bytes; this type describes it (and decodes it in tests).
 type SyncProposals struct {
-	StoreID   string      `json:"storeId"`
-	Proposals []*Proposal `json:"proposals"`
-	Missing   []int64     `json:"missing"`
+	StoreID   string     `json:"storeId"`
+	Proposals []Proposal `json:"proposals"`
+	Missing   []int64    `json:"missing"`
 }
 
 // ParseSyncIDs reads the ids parameter of GET /public/sync/proposals
@@ -55,4 +55,25 @@ func ParseSyncIDs(values url.Values) ([]int64, error) {
 		return nil, Invalid("ids", "is required: the proposal IDs to read, comma-separated")
 	}
 	return ids, nil
+}
+
+// HideCosts sets every item's cost, the proposal's and its change
+// orders', to nil in place: the model as a reader without ViewCosts may
+// have it (the details show those costs as null).
+func (p *Proposal) HideCosts() {
+	p.Document.hideCosts()
+	for i := range p.ChangeOrders {
+		p.ChangeOrders[i].Document.hideCosts()
+	}
+}
+
+func (d *Document) hideCosts() {
+	for i := range d.Areas {
+		for j := range d.Areas[i].Options {
+			items := d.Areas[i].Options[j].Items
+			for k := range items {
+				items[k].Cost = nil
+			}
+		}
+	}
 }
