@@ -336,7 +336,8 @@ func (d *desk) edit(t testing.TB, id int64, m app.Mutation) *app.Proposal {
 
 // restorable is the real server behind a front that can pretend the
 // server's data was replaced: while restored is set, the proposals' and
-// the people's changes feeds answer with another storeId.
+// the people's changes feeds and the proposals for sync answer with
+// another storeId.
 type restorable struct {
 	URL      string
 	restored atomic.Bool
@@ -346,7 +347,8 @@ func (s *realServer) restorable(t testing.TB) *restorable {
 	t.Helper()
 	r := &restorable{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		feed := strings.EqualFold(req.URL.Path, "/public/changes") || strings.EqualFold(req.URL.Path, "/public/people/changes")
+		feed := strings.EqualFold(req.URL.Path, "/public/changes") || strings.EqualFold(req.URL.Path, "/public/people/changes") ||
+			strings.EqualFold(req.URL.Path, "/public/sync/proposals")
 		if !r.restored.Load() || !feed {
 			s.Handler.ServeHTTP(w, req)
 			return

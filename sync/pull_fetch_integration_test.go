@@ -1,0 +1,93 @@
+package syncer
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"proposaldesk/app"
+)
+
+// detailCopy is what the sync engine made of a proposal before the bulk
+// route: its detail GET, converted, with each change order from its own
+// detail GET.
+func detailCopy(t *testing.T, c *Client, id int64) *app.Proposal {
+	t.Helper()
+	got, err := c.GetProposal(bg, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := ProposalFromDetail(got.Proposal)
+	var full []app.ChangeOrder
+	for _, co := range sp.ChangeOrders {
+		d, err := c.GetChangeOrder(bg, id, co.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full = append(full, ChangeOrderFromDetail(d.ChangeOrder))
+	}
+	WithChangeOrders(sp, full)
+	return sp
+}
+
+func encoded(t *testing.T, p *app.Proposal) []byte {
+	t.Helper()
+	b, err := p.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// GET /public/sync/proposals gives the sync engine, for every proposal
+// of the demo account, byte for byte the copy the detail GETs gave it:
+// for a Sales user and for a Viewer, whose costs are hidden. The JSON
+// kept as it is decodes to that copy too.
+func TestSyncProposalsEqualDetailGETs(t *testing.T) {
+	d := startDemo(t, 0)
+	for _, role := range []app.Role{app.RoleSales, app.RoleViewer} {
+		t.Run(string(role), func(t *testing.T) {
+			c, _ := d.signedIn(t, role)
+			ids, storeID, _ := serverIDs(t, c)
+			page, err := c.SyncProposals(bg, ids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if page.StoreID != storeID || len(page.Proposals) != len(ids) || len(page.Missing) != 0 {
+				t.Fatalf("store %q (feed %q), %d proposals of %d, missing %v", page.StoreID, storeID, len(page.Proposals), len(ids), page.Missing)
+			}
+			var kept, costs, changeOrders int
+			for i, raw := range page.Proposals {
+				p, err := pulledFrom(raw)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.p.ID != ids[i] {
+					t.Fatalf("proposal %d in the place of %d", p.p.ID, ids[i])
+				}
+				want := encoded(t, detailCopy(t, c, ids[i]))
+				if got := encoded(t, p.p); !bytes.Equal(got, want) {
+					t.Errorf("proposal %d from the bulk route\n%s\nfrom the detail GETs\n%s", ids[i], got, want)
+				}
+				if p.raw != nil {
+					kept++
+					var q app.Proposal
+					if err := json.Unmarshal(p.raw, &q); err != nil {
+						t.Fatal(err)
+					}
+					if got := encoded(t, &q); !bytes.Equal(got, want) {
+						t.Errorf("proposal %d: the JSON kept decodes to\n%s\nnot\n%s", ids[i], got, want)
+					}
+				}
+				costs += bytes.Count(want, []byte(`"cost":`)) - bytes.Count(want, []byte(`"cost":null`))
+				changeOrders += len(p.p.ChangeOrders)
+			}
+			t.Logf("%d proposals, %d kept as sent, %d costs, %d change orders", len(ids), kept, costs, changeOrders)
+			// Both ways of storing were taken, change orders came in
+			// full, and costs are there for Sales only.
+			if kept == 0 || kept == len(ids) || changeOrders == 0 || (costs > 0) != (role == app.RoleSales) {
+				t.Errorf("%d of %d kept as sent, %d change orders, %d costs", kept, len(ids), changeOrders, costs)
+			}
+		})
+	}
+}
