@@ -97,17 +97,24 @@ func (e *Engine) pull(ctx context.Context) error {
 	total := len(ids)
 	chunks := max(1, (total+e.pullChunk-1)/e.pullChunk) // one, empty, when nothing changed
 	e.progress(PhasePull, 0, total)
-	done := 0
+	// The next chunk downloads while one commits (prefetch), so the
+	// commit's fsync and encoding overlap the next chunk's decoding.
+	fetches := e.prefetcher(ctx, ids, ch.StoreID)
+	defer fetches.stop()
 	for i := range chunks {
-		part := ids[min(i*e.pullChunk, total):min((i+1)*e.pullChunk, total)]
 		last := i == chunks-1
-		ps, removed, err := e.fetchProposals(ctx, part, ch.StoreID, done, total)
+		ps, removed, err := fetches.get(i)
 		if err != nil {
 			return err
 		}
+		if !last {
+			fetches.start(i + 1)
+		}
 		newAcct, haveAcct := accountFrom(acct, ps)
 		putAcct := wantAcct && haveAcct
-		err = e.st.ApplyPull(ctx, func(tx *localstore.PullTx) error {
+		// A chunk downloaded is committed even if the sync is stopped
+		// meanwhile: it is complete, and the next sync needs it no more.
+		err = e.st.ApplyPull(context.WithoutCancel(ctx), func(tx *localstore.PullTx) error {
 			if dir != nil {
 				if err := tx.PutUsers(dir.users); err != nil {
 					return err
@@ -146,7 +153,6 @@ func (e *Engine) pull(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		done += len(part)
 		if dir != nil {
 			e.dirAt, dir = e.now(), nil
 		}

@@ -18,6 +18,60 @@ type pulled struct {
 	raw []byte
 }
 
+// prefetcher downloads the chunks of a pull, at most one ahead of the
+// one being committed.
+type prefetcher struct {
+	e       *Engine
+	ctx     context.Context
+	cancel  context.CancelFunc
+	ids     []int64
+	storeID string
+	next    int // the chunk in flight on ch, or -1
+	ch      chan fetched
+}
+
+type fetched struct {
+	ps      []pulled
+	removed []int64
+	err     error
+}
+
+func (e *Engine) prefetcher(ctx context.Context, ids []int64, storeID string) *prefetcher {
+	ctx, cancel := context.WithCancel(ctx)
+	return &prefetcher{e: e, ctx: ctx, cancel: cancel, ids: ids, storeID: storeID, next: -1}
+}
+
+// start downloads chunk i in the background.
+func (f *prefetcher) start(i int) {
+	from, to := min(i*f.e.pullChunk, len(f.ids)), min((i+1)*f.e.pullChunk, len(f.ids))
+	f.next, f.ch = i, make(chan fetched, 1)
+	ch := f.ch
+	go func() {
+		ps, removed, err := f.e.fetchProposals(f.ctx, f.ids[from:to], f.storeID, from, len(f.ids))
+		ch <- fetched{ps, removed, err}
+	}()
+}
+
+// get is chunk i, downloaded: the one started, or now.
+func (f *prefetcher) get(i int) ([]pulled, []int64, error) {
+	if f.next != i {
+		f.start(i)
+	}
+	got := <-f.ch
+	f.next = -1
+	return got.ps, got.removed, got.err
+}
+
+// stop cancels a download still in flight and waits for it, so that no
+// progress is reported after the pull has returned.
+func (f *prefetcher) stop() {
+	f.cancel()
+	if f.next >= 0 {
+		<-f.ch
+		f.next = -1
+	}
+}
+
 // fetchProposals downloads the proposals ids of one chunk, split into
 // e.concurrency requests in flight (the server reads and this side
 // decodes in parallel), counting progress from done of total. Proposals

@@ -3,13 +3,16 @@ package apiclient
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 )
 
 // SyncPage is GET /public/sync/proposals' answer with each proposal
-// still as its JSON, for the caller to decode (in parallel) and to keep.
+// still as its JSON, for the caller to decode (in parallel) and to keep:
+// each is a part of the response body, not yet validated (decoding it
+// validates it).
 type SyncPage struct {
 	StoreID   string            `json:"storeId"`
 	Proposals []json.RawMessage `json:"proposals"`
@@ -31,5 +34,33 @@ func (c *Client) SyncProposals(ctx context.Context, ids []int64) (SyncPage, erro
 	if err != nil {
 		return SyncPage{}, err
 	}
-	return Decode[SyncPage](resp, "proposals for sync")
+	page, err := decodeSyncPage(resp.Body)
+	if err != nil {
+		return SyncPage{}, fmt.Errorf("decode proposals for sync: %w", err)
+	}
+	return page, nil
+}
+
+// decodeSyncPage splits the page (jsonsplit.go) instead of decoding it.
+func decodeSyncPage(body []byte) (SyncPage, error) {
+	page := SyncPage{Proposals: []json.RawMessage{}, Missing: []int64{}}
+	err := objectMembers(body, func(key string, v []byte) error {
+		switch key {
+		case "storeId":
+			return json.Unmarshal(v, &page.StoreID)
+		case "missing":
+			return json.Unmarshal(v, &page.Missing)
+		case "proposals":
+			els, err := arrayElements(v)
+			for _, el := range els {
+				page.Proposals = append(page.Proposals, el)
+			}
+			return err
+		}
+		return nil // a member this client does not know, as encoding/json
+	})
+	if page.Missing == nil {
+		page.Missing = []int64{}
+	}
+	return page, err
 }
