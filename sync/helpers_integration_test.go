@@ -341,15 +341,18 @@ func (d *desk) edit(t testing.TB, id int64, m app.Mutation) *app.Proposal {
 type restorable struct {
 	URL      string
 	restored atomic.Bool
+	// midPull makes only the proposals for sync answer with another
+	// storeId: a restore between the changes feed and the download.
+	midPull atomic.Bool
 }
 
 func (s *realServer) restorable(t testing.TB) *restorable {
 	t.Helper()
 	r := &restorable{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		feed := strings.EqualFold(req.URL.Path, "/public/changes") || strings.EqualFold(req.URL.Path, "/public/people/changes") ||
-			strings.EqualFold(req.URL.Path, "/public/sync/proposals")
-		if !r.restored.Load() || !feed {
+		bulk := strings.EqualFold(req.URL.Path, "/public/sync/proposals")
+		feed := strings.EqualFold(req.URL.Path, "/public/changes") || strings.EqualFold(req.URL.Path, "/public/people/changes") || bulk
+		if !(r.restored.Load() && feed) && !(r.midPull.Load() && bulk) {
 			s.Handler.ServeHTTP(w, req)
 			return
 		}

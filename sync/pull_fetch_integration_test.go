@@ -3,6 +3,8 @@ package syncer
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"proposaldesk/app"
@@ -89,5 +91,31 @@ func TestSyncProposalsEqualDetailGETs(t *testing.T) {
 				t.Errorf("%d of %d kept as sent, %d change orders, %d costs", kept, len(ids), changeOrders, costs)
 			}
 		})
+	}
+}
+
+// A server store replaced between the changes feed and the download
+// fails the pull before anything of it is kept (the cursor stays); the
+// next pull downloads everything.
+func TestPullStopsWhenTheStoreChangesMidway(t *testing.T) {
+	s := startReal(t)
+	serverDraft(t, s, "Mid-pull")
+	front := s.restorable(t)
+	d := s.newDesk(t, front.URL, app.RoleSales, nil, nil)
+	front.midPull.Store(true)
+	if err := d.eng.SyncOnce(bg); err == nil || !strings.Contains(err.Error(), "store changed during the pull") {
+		t.Fatalf("sync with the store replaced midway: %v", err)
+	}
+	if id, cur, _ := d.st.Cursor(); id != "" || cur != "" {
+		t.Errorf("the cursor moved: %q %q", id, cur)
+	}
+	if got := localIDs(t, d.st); len(got) != 0 {
+		t.Errorf("%d proposals kept from the failed pull", len(got))
+	}
+	front.midPull.Store(false)
+	d.sync(t)
+	want, _, _ := serverIDs(t, d.c)
+	if got := localIDs(t, d.st); !slices.Equal(got, want) {
+		t.Errorf("after the next sync: %v", symmetricDiff(got, want))
 	}
 }
