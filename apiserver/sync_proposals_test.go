@@ -1,9 +1,9 @@
 package apiserver
 
 import (
-	"bytes"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -45,8 +45,9 @@ func TestSyncProposalsRoute(t *testing.T) {
 					t.Errorf("proposal %d:\n got %+v\nwant %+v", id, &got.Proposals[i], want)
 				}
 			}
-			// The draft's speaker costs 40.00: a Viewer's body never says so.
-			if leaked := bytes.Contains(r.body, []byte(`"cost":40`)); leaked == (tc.u == a.viewer) {
+			// The draft's speaker costs 40.00: a Viewer's body never says so
+			// (PostgreSQL's text has a space after the colon).
+			if leaked := costRE.Match(r.body); leaked == (tc.u == a.viewer) {
 				t.Errorf("the body names the cost: %v", leaked)
 			}
 		})
@@ -58,6 +59,8 @@ func TestSyncProposalsRoute(t *testing.T) {
 		t.Errorf("lapsed account: %+v", got)
 	}
 }
+
+var costRE = regexp.MustCompile(`"cost": ?40`)
 
 func TestSyncProposalsBadIDs(t *testing.T) {
 	e := newEnv(t)
