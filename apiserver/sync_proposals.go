@@ -12,10 +12,9 @@ import (
 
 // GET /public/sync/proposals?ids= (extension): the proposals of one
 // chunk of a laptop's pull in one signed request, written from the
-// stored JSON. For a reader with ViewCosts the stored bytes go out as
-// they are (no decode or encode per proposal: that was most of a first
-// sync's server time); without it each is decoded once to hide its
-// costs.
+// stored JSON without decoding or encoding it (that was most of a first
+// sync's server time): as it is for a reader with ViewCosts, with the
+// items' costs replaced by null otherwise (costscrub.go).
 func (s *Server) syncProposals(c *call) error {
 	ids, err := app.ParseSyncIDs(c.r.URL.Query())
 	if err != nil {
@@ -40,13 +39,8 @@ func (s *Server) syncProposals(c *call) error {
 				body = append(body, doc...)
 				return nil
 			}
-			var p app.Proposal
-			if err := json.Unmarshal(doc, &p); err != nil {
-				return fmt.Errorf("proposal %d: %w", id, err)
-			}
-			p.HideCosts()
 			var err error
-			if body, err = p.AppendJSON(body); err != nil {
+			if body, err = hideCostsJSON(body, doc); err != nil {
 				return fmt.Errorf("proposal %d: %w", id, err)
 			}
 			return nil

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"proposaldesk/internal/jsonscan"
 )
 
 // SyncPage is GET /public/sync/proposals' answer with each proposal
@@ -41,24 +43,40 @@ func (c *Client) SyncProposals(ctx context.Context, ids []int64) (SyncPage, erro
 	return page, nil
 }
 
-// decodeSyncPage splits the page (jsonsplit.go) instead of decoding it.
+// decodeSyncPage splits the page instead of decoding it: decoding it
+// into json.RawMessage values validated, scanned and copied all of it
+// before each proposal was decoded (a quarter of a first sync's CPU).
+// Each proposal is a part of body, validated when it is decoded.
 func decodeSyncPage(body []byte) (SyncPage, error) {
 	page := SyncPage{Proposals: []json.RawMessage{}, Missing: []int64{}}
-	err := objectMembers(body, func(key string, v []byte) error {
-		switch key {
-		case "storeId":
-			return json.Unmarshal(v, &page.StoreID)
-		case "missing":
-			return json.Unmarshal(v, &page.Missing)
-		case "proposals":
-			els, err := arrayElements(v)
-			for _, el := range els {
-				page.Proposals = append(page.Proposals, el)
-			}
-			return err
+	end, err := jsonscan.Object(body, 0, func(key []byte, v int) (int, error) {
+		end, err := jsonscan.ValueEnd(body, v)
+		if err != nil {
+			return 0, err
 		}
-		return nil // a member this client does not know, as encoding/json
+		switch string(key) {
+		case `"storeId"`:
+			err = json.Unmarshal(body[v:end], &page.StoreID)
+		case `"missing"`:
+			err = json.Unmarshal(body[v:end], &page.Missing)
+		case `"proposals"`:
+			if string(body[v:end]) == "null" {
+				break
+			}
+			_, err = jsonscan.Array(body, v, func(el int) (int, error) {
+				elEnd, err := jsonscan.ValueEnd(body, el)
+				if err == nil {
+					page.Proposals = append(page.Proposals, body[el:elEnd])
+				}
+				return elEnd, err
+			})
+		}
+		// Other members: one this client does not know, as encoding/json.
+		return end, err
 	})
+	if err == nil {
+		err = jsonscan.End(body, end)
+	}
 	if page.Missing == nil {
 		page.Missing = []int64{}
 	}
