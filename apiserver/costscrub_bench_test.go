@@ -1,11 +1,9 @@
 package apiserver
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
-	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
 )
 
@@ -16,20 +14,7 @@ import (
 //
 //	go test -run '^$' -bench HideCosts ./apiserver/
 func BenchmarkHideCosts(b *testing.B) {
-	e, a := demoFixture(b)
-	var docs [][]byte
-	if err := e.st.View(bg, a.acct.ID, func(tx store.Tx) error {
-		ids, err := tx.ProposalIDs()
-		if err != nil {
-			return err
-		}
-		return tx.ProposalsJSON(ids, func(_ int64, doc []byte) error {
-			docs = append(docs, bytes.Clone(doc))
-			return nil
-		})
-	}); err != nil {
-		b.Fatal(err)
-	}
+	docs := demoDocs(b)
 	b.Run("bytes", func(b *testing.B) {
 		var out []byte
 		for i := 0; b.Loop(); i++ {

@@ -31,7 +31,10 @@ func TestStatusBarSteps(t *testing.T) {
 		{"a step within 1 %", func(s syncer.State) syncer.State { s.Done = 9; return s }, 0, "marker"},
 		{"a step to 1 %", func(s syncer.State) syncer.State { s.Done = 10; return s }, 10, "marker"},
 		{"an edit queued meanwhile", func(s syncer.State) syncer.State { s.Done, s.Pending = 11, 1; return s }, 11, "1 unsent change"},
-		{"another phase", func(s syncer.State) syncer.State { s.Done, s.Pending, s.Phase, s.Total = 1, 1, syncer.PhasePush, 3; return s }, 1, "1 unsent change"},
+		{"another phase", func(s syncer.State) syncer.State {
+			s.Done, s.Pending, s.Phase, s.Total = 1, 1, syncer.PhasePush, 3
+			return s
+		}, 1, "1 unsent change"},
 		{"the end", func(s syncer.State) syncer.State { s.Syncing, s.Done, s.Pending = false, 3, 0; return s }, 1, "All changes sent"},
 	}
 	for _, tc := range tests {
