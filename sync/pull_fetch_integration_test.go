@@ -3,6 +3,8 @@ package syncer
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -117,5 +119,44 @@ func TestPullStopsWhenTheStoreChangesMidway(t *testing.T) {
 	want, _, _ := serverIDs(t, d.c)
 	if got := localIDs(t, d.st); !slices.Equal(got, want) {
 		t.Errorf("after the next sync: %v", symmetricDiff(got, want))
+	}
+}
+
+// A proposal the changes feed names and the account does not have (the
+// sync route lists it as missing) is removed from the laptop; the rest
+// is pulled as usual.
+func TestPullRemovesWhatTheServerNoLongerHas(t *testing.T) {
+	s := startReal(t)
+	kept := serverDraft(t, s, "Still there")
+	const gone = 987654321
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if !strings.EqualFold(req.URL.Path, "/public/changes") {
+			s.Handler.ServeHTTP(w, req)
+			return
+		}
+		rec := httptest.NewRecorder()
+		s.Handler.ServeHTTP(rec, req)
+		var ch map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &ch); err != nil {
+			t.Error(err)
+		}
+		ch["proposalIds"] = append(ch["proposalIds"].([]any), gone)
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(ch)
+	}))
+	t.Cleanup(front.Close)
+	d := s.newDesk(t, front.URL, app.RoleSales, nil, nil)
+	// The laptop holds a copy of it from before.
+	old := &app.Proposal{}
+	old.ID, old.Name, old.Status = gone, "Gone since", app.StatusDraft
+	if err := d.st.PutServerCopy(bg, old); err != nil {
+		t.Fatal(err)
+	}
+	d.sync(t)
+	if _, err := d.st.Record(gone); err == nil {
+		t.Error("the proposal the server no longer has is still on the laptop")
+	}
+	if rec, err := d.st.Record(kept.ID); err != nil || rec.Server == nil || rec.Server.Name != kept.Name {
+		t.Errorf("proposal %d after the pull: %v", kept.ID, err)
 	}
 }
