@@ -175,6 +175,7 @@ func (s *Server) table() []routeDef {
 		// Extensions.
 		r("GET", "/public/users", app.OpListUsers, true, s.listUsers),
 		r("GET", "/public/changes", app.OpChanges, true, s.changes),
+		r("GET", "/public/sync/proposals", app.OpSyncProposals, true, s.syncProposals),
 		r("GET", "/public/export/proposals", app.OpExport, true, s.exportProposals),
 		r("GET", "/public/proposals/{ProposalId}/document", app.OpExport, true, s.proposalDocument),
 		r("GET", "/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}/document", app.OpExport, true, s.changeOrderDocument),

@@ -204,6 +204,7 @@ var operations = map[Operation]opRule{
 	OpCreateLocation:   {perm: PermEditProposals, subscription: true},
 	OpListUsers:        {perm: PermViewProposals},
 	OpChanges:          {perm: PermViewProposals},
+	OpSyncProposals:    {perm: PermViewProposals},
 	OpExport:           {perm: PermExport},
 	OpListItems:        {perm: PermViewProposals},
 	// The catalog: a laptop keeps its offline copy with a lapsed

@@ -163,8 +163,11 @@ func (t *txn) putServerCopy(id int64, srv *app.Proposal) error {
 	if srv == nil {
 		err = t.b(bucketServerCopies).Delete(idKey(id))
 	} else {
-		var data []byte
-		if data, err = srv.AppendJSON(nil); err == nil {
+		data, ok := t.encoded[srv]
+		if !ok {
+			data, err = srv.AppendJSON(nil)
+		}
+		if err == nil {
 			err = t.b(bucketServerCopies).Put(idKey(id), data)
 		}
 	}

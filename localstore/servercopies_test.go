@@ -1,6 +1,7 @@
 package localstore
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -183,6 +184,50 @@ func TestRecordCacheNeverStale(t *testing.T) {
 		}
 		if cached[id] != r.Local.ProjectDescription || !strings.HasPrefix(r.Local.ProjectDescription, "edit ") {
 			t.Errorf("proposal %d: cached %q, file %q", id, cached[id], r.Local.ProjectDescription)
+		}
+	}
+}
+
+// A server copy given with its JSON is stored as those bytes (not
+// encoded again), and reads back, after a reopen, as the copy.
+func TestPutServerCopyJSONStoresTheBytes(t *testing.T) {
+	s := openStore(t, "")
+	seed(t, s)
+	f := newFakeServer()
+	p, err := f.apply(&app.CreateProposal{SalesPersonID: sales.ID, Name: strp("Lake house")}, t0, sales)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err = f.apply(&app.CreateArea{ID: p.ID, Name: "Room"}, t0, sales); err != nil {
+		t.Fatal(err)
+	}
+	want, err := p.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another encoding of the same proposal (PostgreSQL's text of a
+	// jsonb column has spaces too).
+	var raw bytes.Buffer
+	if err := json.Indent(&raw, want, "", " "); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ApplyPull(ctx, func(tx *PullTx) error { return tx.PutServerCopyJSON(p, raw.Bytes()) }); err != nil {
+		t.Fatal(err)
+	}
+	s.db.View(func(tx *bolt.Tx) error {
+		if got := tx.Bucket(bucketServerCopies).Get(idKey(p.ID)); !bytes.Equal(got, raw.Bytes()) {
+			t.Errorf("stored server copy\n got %s\nwant %s", got, raw.Bytes())
+		}
+		return nil
+	})
+	s = reopen(t, s)
+	rec, err := s.Record(p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, q := range map[string]*app.Proposal{"server": rec.Server, "local": rec.Local} {
+		if got, _ := q.AppendJSON(nil); !bytes.Equal(got, want) {
+			t.Errorf("%s copy read back\n got %s\nwant %s", name, got, want)
 		}
 	}
 }

@@ -153,6 +153,9 @@ type txn struct {
 	// servers are the server copies of the records this write read or
 	// wrote, so that storing a record skips an unchanged one.
 	servers map[int64]*app.Proposal
+	// encoded are server copies' JSON as a pull received it
+	// (PutServerCopyJSON), written instead of encoding the copy again.
+	encoded map[*app.Proposal][]byte
 }
 
 func (s *Store) update(ctx context.Context, fn func(t *txn) error) error {

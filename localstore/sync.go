@@ -196,6 +196,18 @@ func (p *PullTx) PutServerCopy(sp *app.Proposal) error {
 	return t.rebuildRecord(sp.ID, rec)
 }
 
+// PutServerCopyJSON is PutServerCopy of sp given as raw, the JSON a
+// pull received: raw is stored as it is instead of encoding sp again
+// (most of a pulled proposal's write). raw must decode to exactly sp;
+// the caller checks that (syncer keeps only what it decoded unchanged).
+func (p *PullTx) PutServerCopyJSON(sp *app.Proposal, raw []byte) error {
+	if p.t.encoded == nil {
+		p.t.encoded = map[*app.Proposal][]byte{}
+	}
+	p.t.encoded[sp] = raw
+	return p.PutServerCopy(sp)
+}
+
 func mergeConflicts(old, fresh []Conflict) []Conflict {
 	out := append([]Conflict(nil), fresh...)
 	for _, c := range old {

@@ -181,3 +181,20 @@ func copyLoc(l *app.Location) *app.Location {
 	c := *l
 	return &c
 }
+
+// PulledCopy is the copy of p, a proposal as GET /public/sync/proposals
+// sends it (the stored model, costs already hidden from a user without
+// ViewCosts), that the detail GETs would have given the sync engine:
+// ProposalFromDetail of its detail, with every change order from its own
+// detail. So a pulled copy is the same whichever route it came through.
+func PulledCopy(p *app.Proposal) *app.Proposal {
+	// The server has hidden what this user may not see.
+	opts := app.ViewOptions{ViewCosts: true}
+	sp := ProposalFromDetail(app.DetailView(p, opts))
+	full := make([]app.ChangeOrder, len(p.ChangeOrders))
+	for i := range p.ChangeOrders {
+		full[i] = ChangeOrderFromDetail(app.ChangeOrderDetailView(&p.ChangeOrders[i], opts))
+	}
+	WithChangeOrders(sp, full)
+	return sp
+}

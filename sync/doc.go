@@ -15,8 +15,9 @@
 // the server's copy and merges field by field; refusals are kept as
 // failed entries), then pulls: the contacts with their locations from
 // the people changes feed, a page per local commit; the proposals from
-// the changes feed, details with bounded concurrency a chunk at a time,
-// one local commit per chunk, the new cursor with the last chunk; then
+// the changes feed, a chunk at a time in a few GET /public/sync/proposals
+// requests at once (each proposal made into the copy its detail GETs
+// would give: PulledCopy), one local commit per chunk, the new cursor with the last chunk; then
 // the catalog's feed. Each feed keeps the server's storeId with its
 // cursor: a new one drops that copy and downloads it again.
 //

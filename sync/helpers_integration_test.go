@@ -336,18 +336,23 @@ func (d *desk) edit(t testing.TB, id int64, m app.Mutation) *app.Proposal {
 
 // restorable is the real server behind a front that can pretend the
 // server's data was replaced: while restored is set, the proposals' and
-// the people's changes feeds answer with another storeId.
+// the people's changes feeds and the proposals for sync answer with
+// another storeId.
 type restorable struct {
 	URL      string
 	restored atomic.Bool
+	// midPull makes only the proposals for sync answer with another
+	// storeId: a restore between the changes feed and the download.
+	midPull atomic.Bool
 }
 
 func (s *realServer) restorable(t testing.TB) *restorable {
 	t.Helper()
 	r := &restorable{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		feed := strings.EqualFold(req.URL.Path, "/public/changes") || strings.EqualFold(req.URL.Path, "/public/people/changes")
-		if !r.restored.Load() || !feed {
+		bulk := strings.EqualFold(req.URL.Path, "/public/sync/proposals")
+		feed := strings.EqualFold(req.URL.Path, "/public/changes") || strings.EqualFold(req.URL.Path, "/public/people/changes") || bulk
+		if !(r.restored.Load() && feed) && !(r.midPull.Load() && bulk) {
 			s.Handler.ServeHTTP(w, req)
 			return
 		}

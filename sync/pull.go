@@ -12,9 +12,9 @@ import (
 )
 
 // Pull: the changes feed names the proposals changed since the stored
-// cursor. Their details are downloaded a chunk at a time (pullChunk
-// proposals, with bounded concurrency) and each chunk is written in a
-// local transaction of its own, so a pull of the whole account never
+// cursor. They are downloaded a chunk at a time (pullChunk proposals, in
+// a few GET /public/sync/proposals requests at once: pull_fetch.go) and
+// each chunk is written in a local transaction of its own, so a pull of the whole account never
 // holds more than one chunk of details in memory. The new cursor (and
 // the last-sync time) commit only with the final chunk: a pull that
 // stops midway (an error, the app killed) leaves the old cursor, and
@@ -97,17 +97,24 @@ func (e *Engine) pull(ctx context.Context) error {
 	total := len(ids)
 	chunks := max(1, (total+e.pullChunk-1)/e.pullChunk) // one, empty, when nothing changed
 	e.progress(PhasePull, 0, total)
-	done := 0
+	// The next chunk downloads while one commits (prefetch), so the
+	// commit's fsync and encoding overlap the next chunk's decoding.
+	fetches := e.prefetcher(ctx, ids, ch.StoreID)
+	defer fetches.stop()
 	for i := range chunks {
-		part := ids[min(i*e.pullChunk, total):min((i+1)*e.pullChunk, total)]
 		last := i == chunks-1
-		ps, removed, err := e.fetchProposals(ctx, part, done, total)
+		ps, removed, err := fetches.get(i)
 		if err != nil {
 			return err
 		}
+		if !last {
+			fetches.start(i + 1)
+		}
 		newAcct, haveAcct := accountFrom(acct, ps)
 		putAcct := wantAcct && haveAcct
-		err = e.st.ApplyPull(ctx, func(tx *localstore.PullTx) error {
+		// A chunk downloaded is committed even if the sync is stopped
+		// meanwhile: it is complete, and the next sync needs it no more.
+		err = e.st.ApplyPull(context.WithoutCancel(ctx), func(tx *localstore.PullTx) error {
 			if dir != nil {
 				if err := tx.PutUsers(dir.users); err != nil {
 					return err
@@ -119,8 +126,14 @@ func (e *Engine) pull(ctx context.Context) error {
 				}
 			}
 			for _, p := range ps {
-				if err := tx.PutServerCopy(p); err != nil {
-					return fmt.Errorf("proposal %d: %w", p.ID, err)
+				var err error
+				if p.raw != nil {
+					err = tx.PutServerCopyJSON(p.p, p.raw)
+				} else {
+					err = tx.PutServerCopy(p.p)
+				}
+				if err != nil {
+					return fmt.Errorf("proposal %d: %w", p.p.ID, err)
 				}
 			}
 			for _, id := range removed {
@@ -140,7 +153,6 @@ func (e *Engine) pull(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		done += len(part)
 		if dir != nil {
 			e.dirAt, dir = e.now(), nil
 		}
@@ -149,48 +161,6 @@ func (e *Engine) pull(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// fetchProposals downloads the proposals ids with e.concurrency
-// requests in flight, counting progress from done of total. Proposals
-// the server no longer shows this user are returned as removed.
-func (e *Engine) fetchProposals(ctx context.Context, ids []int64, done, total int) ([]*app.Proposal, []int64, error) {
-	out := make([]*app.Proposal, len(ids))
-	gone := make([]bool, len(ids))
-	var mu gosync.Mutex
-	err := parallel(ctx, e.concurrency, len(ids), func(ctx context.Context, i int) error {
-		got, err := e.c.GetProposal(ctx, ids[i])
-		switch {
-		case app.KindOf(err) == app.KindNotFound:
-			gone[i] = true
-		case err != nil:
-			return err
-		default:
-			sp := ProposalFromDetail(got.Proposal)
-			if err := e.withChangeOrders(ctx, sp); err != nil {
-				return err
-			}
-			out[i] = sp
-		}
-		mu.Lock()
-		done++
-		e.progress(PhasePull, done, total)
-		mu.Unlock()
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	var ps []*app.Proposal
-	var removed []int64
-	for i := range ids {
-		if gone[i] {
-			removed = append(removed, ids[i])
-		} else {
-			ps = append(ps, out[i])
-		}
-	}
-	return ps, removed, nil
 }
 
 // fetchDirectory downloads the users (one request).
@@ -213,11 +183,11 @@ func (e *Engine) fetchDirectory(ctx context.Context) (*directory, error) {
 // accountFrom works out the account information the rules need from the
 // newest proposal pulled (the API has no account endpoint): its dealer,
 // currency and terms. Tax overrides are kept as cached.
-func accountFrom(old localstore.AccountInfo, ps []*app.Proposal) (localstore.AccountInfo, bool) {
+func accountFrom(old localstore.AccountInfo, ps []pulled) (localstore.AccountInfo, bool) {
 	var newest *app.Proposal
 	for _, p := range ps {
-		if newest == nil || p.ID > newest.ID {
-			newest = p
+		if newest == nil || p.p.ID > newest.ID {
+			newest = p.p
 		}
 	}
 	if newest == nil {

@@ -150,6 +150,13 @@ type Tx interface {
 	// proposal once neither grows memory with the data nor evicts what
 	// ordinary requests keep warm.
 	ProposalUncached(id int64) (*app.Proposal, error)
+	// ProposalsJSON calls fn with the stored JSON of each of ids the
+	// account has (an encoding of app.Proposal that json.Unmarshal reads
+	// back to what Proposal returns), in the order of ids; an ID the
+	// account does not have is skipped. doc is valid only during fn and
+	// must not be changed. It serves a laptop's pull without decoding
+	// and encoding each proposal (GET /public/sync/proposals).
+	ProposalsJSON(ids []int64, fn func(id int64, doc []byte) error) error
 	// PutProposal stores a proposal, updates its list entry and records
 	// the change in the changes feed.
 	PutProposal(p *app.Proposal) error

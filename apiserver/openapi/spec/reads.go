@@ -182,6 +182,13 @@ func readDocs() map[string]opDoc {
 			query: []*obj{o("name", "since", "in", "query", "required", false, "schema", o("type", "string", "maxLength", 256),
 				"description", "A cursor from an earlier response; absent or empty is the beginning.")},
 			ok: jsonOK(ref("ChangesResponse"), "Changed proposal IDs."), errors: []string{"BadRequest"}},
+		"GET /public/sync/proposals": {id: "syncProposals", summary: "Many proposals for sync (extension)", tags: extTags,
+			doc: "The proposals named by ids, as the server stores them, in one request: a sync client reads the IDs the changes feed named a page at a time. " +
+				"IDs the account does not have are listed in missing, never included. Costs are null for users without ViewCosts. Works with a lapsed subscription.",
+			query: []*obj{o("name", "ids", "in", "query", "required", true, "style", "form", "explode", false,
+				"schema", o("type", "array", "minItems", 1, "maxItems", app.MaxSyncProposals, "items", pathID()),
+				"description", fmt.Sprintf("Proposal IDs, comma-separated (repeatable; any letter case); 1 to %d, else 400 ValidationFailed naming ids.", app.MaxSyncProposals))},
+			ok: jsonOK(ref("SyncProposals"), "The proposals."), errors: []string{"BadRequest"}},
 		// The catalog (issue 11): Portal's search and item routes, the
 		// changes feed and the import (extensions).
 		"GET /public/catalog": {id: "listCatalog", summary: "Search the catalog", tags: catalogTags,

@@ -22,6 +22,9 @@ type named struct {
 	// fields overrides or describes properties by JSON name: a string is
 	// the property's description, an *obj its whole schema.
 	fields map[string]any
+	// nilSlices marks a stored model rather than a view: its lists may
+	// be nil, which encoding/json writes as null.
+	nilSlices bool
 }
 
 // An enum is a string type of app with its list of values.
@@ -46,6 +49,8 @@ func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 type reflector struct {
 	names map[reflect.Type]string
 	enums map[reflect.Type]string
+	// nilSlices is the named type being reflected's (see named).
+	nilSlices bool
 }
 
 func newReflector(ns []named, es []enum) *reflector {
@@ -113,6 +118,9 @@ func (r *reflector) ofType(t reflect.Type) (*obj, error) {
 		items, err := r.ofType(t.Elem())
 		if err != nil {
 			return nil, err
+		}
+		if r.nilSlices {
+			return arr(items).with("type", []string{"array", "null"}), nil
 		}
 		return arr(items), nil
 	case reflect.Map:

@@ -311,6 +311,9 @@ func TestDemoResponsesMatchSchemas(t *testing.T) {
 	feed := decode[app.PeopleChanges](t, d.do(call{method: "GET", pattern: "/public/people/changes", path: "/public/people/changes?Limit=3", key: viewer, want: 200}))
 	d.do(call{method: "GET", pattern: "/public/people/changes", path: "/public/people/changes?since=" + feed.Cursor, key: admin, want: 200})
 	d.do(call{method: "GET", pattern: "/public/people/changes", path: "/public/people/changes?Limit=0", key: admin, want: 400})
+	d.do(call{method: "GET", pattern: "/public/sync/proposals", path: fmt.Sprintf("/public/sync/proposals?ids=%d,999999999", created.ID), key: viewer, want: 200})
+	d.do(call{method: "GET", pattern: "/public/sync/proposals", path: fmt.Sprintf("/public/sync/proposals?ids=%d", created.ID), key: admin, want: 200})
+	d.do(call{method: "GET", pattern: "/public/sync/proposals", path: "/public/sync/proposals?ids=x", key: admin, want: 400})
 
 	// The catalog: search, one item, the changes feed, an import.
 	found := decode[app.CatalogResponse](t, d.do(call{method: "GET", pattern: "/public/catalog", path: "/public/catalog?SearchText=sonos&PageSize=5", key: viewer, want: 200}))

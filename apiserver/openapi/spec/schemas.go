@@ -180,6 +180,14 @@ func schemas() ([]named, error) {
 		{name: "PeopleResponse", typ: server("PeopleResponse"), fields: map[string]any{
 			"peopleCount": countDoc,
 		}},
+		{name: "SyncProposals", typ: typeOf[app.SyncProposals](), fields: map[string]any{
+			"storeId":   "As in ChangesResponse.",
+			"proposals": "The proposals asked for that the account has, in the order asked.",
+			"missing":   "The IDs asked for that the account does not have (never made, or another account's): a laptop drops its copy.",
+		}},
+		{name: "ProposalRecord", typ: typeOf[app.Proposal](), nilSlices: true,
+			doc: "A proposal as the server stores it (extension, for sync): what ProposalDetail is rendered from, without its computed totals; change orders in full. " +
+				"Item cost is null for users without the ViewCosts permission."},
 		{name: "ChangesResponse", typ: server("ChangesResponse"), fields: map[string]any{
 			"storeId":     "Changes only when the server's data is replaced (restore from backup): download everything again, keep unsent edits.",
 			"cursor":      "Opaque; pass as `since` next time.",
@@ -248,6 +256,7 @@ func componentSchemas() (*obj, *reflector, error) {
 		out.set(e.name, enumOf(e.values).with("description", e.doc))
 	}
 	for _, n := range ns {
+		r.nilSlices = n.nilSlices
 		s, err := r.object(n.typ, n.fields)
 		if err != nil {
 			return nil, nil, fmt.Errorf("schema %s: %w", n.name, err)

@@ -55,6 +55,11 @@ func testAccountScoping(t *testing.T, be Backend) {
 			page, n, err := tx.List(app.DefaultListQuery())
 			return err == nil && n == 1 && page[0].ID == f.ProposalA
 		}},
+		{"ProposalsJSON", func(tx store.Tx) bool {
+			var got []int64
+			err := tx.ProposalsJSON([]int64{f.ProposalB, f.ProposalA}, func(id int64, _ []byte) error { got = append(got, id); return nil })
+			return err == nil && len(got) == 1 && got[0] == f.ProposalA
+		}},
 		{"ProposalIDs", func(tx store.Tx) bool {
 			ids, err := tx.ProposalIDs()
 			return err == nil && len(ids) == 1 && ids[0] == f.ProposalA

@@ -43,6 +43,7 @@ func Run(t *testing.T, be Backend) {
 		{"IDsAndNumbers", testIDsAndNumbers},
 		{"LocationsAndContacts", testLocationsAndContacts},
 		{"PeopleFeed", testPeopleFeed},
+		{"ProposalsJSON", testProposalsJSON},
 		{"AccountScoping", testAccountScoping},
 		{"Rollback", testRollback},
 		{"ConcurrentReadModifyWrite", testConcurrentReadModifyWrite},
