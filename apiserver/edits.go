@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 	"time"
@@ -142,7 +141,8 @@ func (s *Server) applyMutation(c *call, m app.Mutation, noContent bool) error {
 		}
 		opts := c.user.Role.ViewOptions()
 		return result{status: http.StatusOK, etag: etagOf(next.Version), render: func() ([]byte, error) {
-			return json.Marshal(app.DetailView(next, opts))
+			d := app.DetailView(next, opts)
+			return d.AppendJSON(nil)
 		}}, nil
 	})
 }

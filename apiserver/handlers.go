@@ -62,7 +62,8 @@ func (s *Server) getProposal(c *call) error {
 			if err != nil {
 				return result{}, err
 			}
-			if res, err = jsonResult(app.DetailView(p, opts)); err != nil {
+			d := app.DetailView(p, opts)
+			if res, err = jsonResult(&d); err != nil {
 				return result{}, err
 			}
 			version, modified = p.Version, p.LastModifiedDate
@@ -93,7 +94,8 @@ func (s *Server) getChangeOrder(c *call) error {
 		if err != nil {
 			return result{}, err
 		}
-		res, err := jsonResult(app.ChangeOrderDetailView(co, c.viewOptions()))
+		d := app.ChangeOrderDetailView(co, c.viewOptions())
+		res, err := jsonResult(&d)
 		res.etag, res.lastModified = etagOf(p.Version), co.LastModifiedDate.Time
 		return res, err
 	})

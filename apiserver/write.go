@@ -49,11 +49,27 @@ func (r *result) rendered() error {
 
 // jsonResult renders v as a 200 response.
 func jsonResult(v any) (result, error) {
-	b, err := json.Marshal(v)
+	b, err := encodeJSON(v)
 	if err != nil {
 		return result{}, err
 	}
 	return result{status: http.StatusOK, body: b}, nil
+}
+
+// jsonAppender is a value with its own encoder, held byte-equal to
+// json.Marshal and several times cheaper (app's details: the body of
+// every detail read not cached and of every write's answer).
+type jsonAppender interface {
+	AppendJSON(b []byte) ([]byte, error)
+}
+
+// encodeJSON is json.Marshal(v), through v's own encoder when it has one
+// (pass the pointer).
+func encodeJSON(v any) ([]byte, error) {
+	if a, ok := v.(jsonAppender); ok {
+		return a.AppendJSON(nil)
+	}
+	return json.Marshal(v)
 }
 
 // etagOf is the ETag of a proposal version.

@@ -385,7 +385,8 @@ func appendFieldVersions(b []byte, m map[Field]int64) []byte {
 	if m == nil {
 		return append(b, "null"...)
 	}
-	keys := make([]string, 0, len(m))
+	var small [32]string // on the stack: most documents have fewer keys
+	keys := small[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}

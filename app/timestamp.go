@@ -32,24 +32,28 @@ func (t Time) appendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	u := t.UTC()
-	if y := u.Year(); y < 0 || y > 9999 {
+	// Date and Clock split the instant once each; Year, Month, Day… would
+	// each split it again.
+	y, mo, d := u.Date()
+	if y < 0 || y > 9999 {
 		return append(b, `"`+u.Format(TimeLayout)+`"`...)
 	}
+	h, mi, sec := u.Clock()
 	// TimeLayout written by hand: every stored date passes through here,
 	// and time.Format's general layout parsing dominated encoding a
 	// proposal of many items.
 	b = append(b, '"')
-	b = appendDigits(b, u.Year(), 4)
+	b = appendDigits(b, y, 4)
 	b = append(b, '-')
-	b = appendDigits(b, int(u.Month()), 2)
+	b = appendDigits(b, int(mo), 2)
 	b = append(b, '-')
-	b = appendDigits(b, u.Day(), 2)
+	b = appendDigits(b, d, 2)
 	b = append(b, 'T')
-	b = appendDigits(b, u.Hour(), 2)
+	b = appendDigits(b, h, 2)
 	b = append(b, ':')
-	b = appendDigits(b, u.Minute(), 2)
+	b = appendDigits(b, mi, 2)
 	b = append(b, ':')
-	b = appendDigits(b, u.Second(), 2)
+	b = appendDigits(b, sec, 2)
 	b = append(b, '.')
 	b = appendDigits(b, u.Nanosecond()/1e6, 3)
 	return append(b, 'Z', '"')
