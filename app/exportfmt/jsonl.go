@@ -2,29 +2,34 @@ package exportfmt
 
 import (
 	"bufio"
-	"encoding/json"
 	"io"
 
 	"proposaldesk/app"
 )
 
 // JSONL writes proposal details as JSON Lines: each line is the detail
-// exactly as GET /public/proposals/{id} returns it (the same encoding:
-// encoding/json with HTML escaping), then "\n".
+// exactly as GET /public/proposals/{id} returns it (the same encoder,
+// app.ProposalDetail.AppendJSON, which writes json.Marshal's bytes), then
+// "\n".
 type JSONL struct {
 	w   *bufio.Writer
-	enc *json.Encoder
+	buf []byte
 }
 
 // NewJSONL starts a JSON Lines export on w.
 func NewJSONL(w io.Writer) *JSONL {
-	bw := bufio.NewWriterSize(w, 32<<10)
-	return &JSONL{w: bw, enc: json.NewEncoder(bw)}
+	return &JSONL{w: bufio.NewWriterSize(w, 32<<10)}
 }
 
 // Write adds one proposal (one line).
 func (j *JSONL) Write(d *app.ProposalDetail) (int, error) {
-	return 1, j.enc.Encode(d)
+	b, err := d.AppendJSON(j.buf[:0])
+	if err != nil {
+		return 0, err
+	}
+	j.buf = append(b, '\n')
+	_, err = j.w.Write(j.buf)
+	return 1, err
 }
 
 // Flush writes buffered lines to the underlying writer.
