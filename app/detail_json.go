@@ -66,18 +66,8 @@ func detailSizeHint(v *DocumentView) int {
 // appendFields writes the document's fields after an opening brace and
 // leaves the object open: the detail's own fields follow them.
 func (v *DocumentView) appendFields(b []byte) ([]byte, error) {
-	b = appendInt(b, `{"id":`, v.ID)
-	b = appendInt(b, `,"number":`, v.Number)
-	b = appendStringField(b, `,"name":`, v.Name)
-	b = appendStringField(b, `,"status":`, string(v.Status))
-	b = appendTime(b, `,"createdDate":`, v.CreatedDate)
-	b = appendTime(b, `,"clientLastDecisionDate":`, v.ClientLastDecisionDate)
-	b = appendTime(b, `,"lastCompletedDate":`, v.LastCompletedDate)
-	b = appendTime(b, `,"lastModifiedDate":`, v.LastModifiedDate)
-	b = appendTime(b, `,"lastModifiedByUserDate":`, v.LastModifiedByUserDate)
-	b = appendTime(b, `,"lastSubmittedDate":`, v.LastSubmittedDate)
-	b = appendTime(b, `,"clientLastOpenedDate":`, v.ClientLastOpenedDate)
-	b = append(b, `,"customer":`...)
+	b = appendDocumentStart(b, v.ID, v.Number, v.Name, v.Status, &[7]Time{v.CreatedDate, v.ClientLastDecisionDate,
+		v.LastCompletedDate, v.LastModifiedDate, v.LastModifiedByUserDate, v.LastSubmittedDate, v.ClientLastOpenedDate})
 	b = appendCustomer(b, v.Customer)
 	b = append(b, `,"dealer":`...)
 	b = v.Dealer.appendJSON(b)

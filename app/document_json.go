@@ -8,18 +8,8 @@ import "strconv"
 // appendFields writes the document's fields after an opening brace and
 // leaves the object open: a proposal's own fields follow them.
 func (d *Document) appendFields(b []byte) []byte {
-	b = appendInt(b, `{"id":`, d.ID)
-	b = appendInt(b, `,"number":`, d.Number)
-	b = appendStringField(b, `,"name":`, d.Name)
-	b = appendStringField(b, `,"status":`, string(d.Status))
-	b = appendTime(b, `,"createdDate":`, d.CreatedDate)
-	b = appendTime(b, `,"clientLastDecisionDate":`, d.ClientLastDecisionDate)
-	b = appendTime(b, `,"lastCompletedDate":`, d.LastCompletedDate)
-	b = appendTime(b, `,"lastModifiedDate":`, d.LastModifiedDate)
-	b = appendTime(b, `,"lastModifiedByUserDate":`, d.LastModifiedByUserDate)
-	b = appendTime(b, `,"lastSubmittedDate":`, d.LastSubmittedDate)
-	b = appendTime(b, `,"clientLastOpenedDate":`, d.ClientLastOpenedDate)
-	b = append(b, `,"customer":`...)
+	b = appendDocumentStart(b, d.ID, d.Number, d.Name, d.Status, &[7]Time{d.CreatedDate, d.ClientLastDecisionDate,
+		d.LastCompletedDate, d.LastModifiedDate, d.LastModifiedByUserDate, d.LastSubmittedDate, d.ClientLastOpenedDate})
 	b = appendCustomer(b, d.Customer)
 	b = append(b, `,"salesPerson":`...)
 	b = d.SalesPerson.appendJSON(b)
@@ -47,6 +37,24 @@ func (d *Document) appendFields(b []byte) []byte {
 	b = appendStringField(b, `,"lastModifiedUser":{"firstName":`, d.LastModifiedUser.FirstName)
 	b = appendStringField(b, `,"lastName":`, d.LastModifiedUser.LastName)
 	return append(b, '}')
+}
+
+// documentDates are the keys of the dates every document's JSON has
+// after its status, in their order.
+var documentDates = [7]string{`,"createdDate":`, `,"clientLastDecisionDate":`, `,"lastCompletedDate":`,
+	`,"lastModifiedDate":`, `,"lastModifiedByUserDate":`, `,"lastSubmittedDate":`, `,"clientLastOpenedDate":`}
+
+// appendDocumentStart opens a document (stored or viewed) and writes the
+// fields both forms start with, up to the customer's key.
+func appendDocumentStart(b []byte, id, number int64, name string, status Status, dates *[7]Time) []byte {
+	b = appendInt(b, `{"id":`, id)
+	b = appendInt(b, `,"number":`, number)
+	b = appendStringField(b, `,"name":`, name)
+	b = appendStringField(b, `,"status":`, string(status))
+	for i, key := range documentDates {
+		b = appendTime(b, key, dates[i])
+	}
+	return append(b, `,"customer":`...)
 }
 
 func (c *ChangeOrder) appendJSON(b []byte) []byte {

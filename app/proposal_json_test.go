@@ -154,43 +154,29 @@ func fillRandom(rng *rand.Rand, v reflect.Value, depth int) {
 	}
 }
 
-// BenchmarkEncodeProposal500 compares AppendJSON with json.Marshal on a
-// proposal of 500 items.
-func BenchmarkEncodeProposal500(b *testing.B) {
-	p := benchProposal(5, 1, 100)
-	b.Run("marshal", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := json.Marshal(p); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("append", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := p.AppendJSON(nil); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
-
-// BenchmarkEncodeProposalAreas is the load command's create-area case: 20
-// areas of one option each, no items (the document's own fields weigh
+// BenchmarkEncodeProposal compares AppendJSON with json.Marshal on a
+// proposal of 500 items and on the load command's create-area case, 20
+// areas of one option each and no items (the document's own fields weigh
 // most).
-func BenchmarkEncodeProposalAreas(b *testing.B) {
-	p := benchProposal(20, 1, 0)
-	b.Run("marshal", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := json.Marshal(p); err != nil {
-				b.Fatal(err)
+func BenchmarkEncodeProposal(b *testing.B) {
+	for _, shape := range []struct {
+		name                  string
+		areas, options, items int
+	}{{"500items", 5, 1, 100}, {"20areas", 20, 1, 0}} {
+		p := benchProposal(shape.areas, shape.options, shape.items)
+		b.Run(shape.name+"/marshal", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := json.Marshal(p); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
-	b.Run("append", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := p.AppendJSON(nil); err != nil {
-				b.Fatal(err)
+		})
+		b.Run(shape.name+"/append", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := p.AppendJSON(nil); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
+		})
+	}
 }

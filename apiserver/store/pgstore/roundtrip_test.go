@@ -29,6 +29,31 @@ func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.Tra
 func (r *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
 func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
 
+// signingKey makes app appID and a key of the fixture's user in account
+// A, and returns the key's hash.
+func signingKey(t *testing.T, f *storetest.Fixture, appID string) [32]byte {
+	t.Helper()
+	auth := f.S.Auth()
+	if err := auth.CreateApp(ctx, store.App{ID: appID, Secret: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	hash := sha256.Sum256([]byte(appID + "-key"))
+	if err := auth.PutKey(ctx, store.APIKey{Hash: hash, UserID: f.UserA, AppID: appID}); err != nil {
+		t.Fatal(err)
+	}
+	return hash
+}
+
+// backendWith is the suite's backend with opts on every store it opens.
+func backendWith(opts ...Option) storetest.Backend {
+	be := backend
+	be.Open = func(t testing.TB, _ storetest.Options) store.Store {
+		s, _ := openTest(t, opts...)
+		return s
+	}
+	return be
+}
+
 // A signed list page or cached detail read costs the credentials' one
 // round trip when the replica's list index is current: the View starts
 // from the account row read with the key and needs no transaction. A
@@ -36,20 +61,9 @@ func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEnd
 // the database begins in the round trip of its first statement.
 func TestSignedReadRoundTrips(t *testing.T) {
 	var rt roundTrips
-	be := backend
-	be.Open = func(t testing.TB, _ storetest.Options) store.Store {
-		s, _ := openTest(t, func(c *config) { c.tracer = &rt })
-		return s
-	}
-	f := storetest.NewFixture(t, be)
+	f := storetest.NewFixture(t, backendWith(func(c *config) { c.tracer = &rt }))
 	auth := f.S.Auth()
-	if err := auth.CreateApp(ctx, store.App{ID: "rt-app", Secret: "s"}); err != nil {
-		t.Fatal(err)
-	}
-	hash := sha256.Sum256([]byte("rt-key"))
-	if err := auth.PutKey(ctx, store.APIKey{Hash: hash, UserID: f.UserA, AppID: "rt-app"}); err != nil {
-		t.Fatal(err)
-	}
+	hash := signingKey(t, f, "rt-app")
 	list := func(tx store.Tx) error { _, _, err := tx.ListJSON(app.DefaultListQuery()); return err }
 	stamp := func(tx store.Tx) error { _, _, err := tx.ProposalStamp(f.ProposalA); return err }
 	read := func(tx store.Tx) error { _, err := tx.Proposal(f.ProposalA); return err }
@@ -94,12 +108,7 @@ func TestSignedReadRoundTrips(t *testing.T) {
 // look.
 func TestEditRoundTrips(t *testing.T) {
 	var rt roundTrips
-	be := backend
-	be.Open = func(t testing.TB, _ storetest.Options) store.Store {
-		s, _ := openTest(t, func(c *config) { c.tracer = &rt })
-		return s
-	}
-	f := storetest.NewFixture(t, be)
+	f := storetest.NewFixture(t, backendWith(func(c *config) { c.tracer = &rt }))
 	rt.n.Store(0)
 	var version int64
 	err := f.S.Update(ctx, f.A, func(tx store.Tx) error {
@@ -140,21 +149,10 @@ func TestEditRoundTrips(t *testing.T) {
 // takes no connection from the pool: with the only connection held
 // elsewhere it is still answered at once.
 func TestIndexedReadTakesNoConnection(t *testing.T) {
-	be := backend
-	be.Open = func(t testing.TB, _ storetest.Options) store.Store {
-		s, _ := openTest(t, WithMaxConns(1))
-		return s
-	}
-	f := storetest.NewFixture(t, be)
+	f := storetest.NewFixture(t, backendWith(WithMaxConns(1)))
 	s := f.S.(*Store)
 	auth := s.Auth()
-	if err := auth.CreateApp(ctx, store.App{ID: "pool-app", Secret: "s"}); err != nil {
-		t.Fatal(err)
-	}
-	hash := sha256.Sum256([]byte("pool-key"))
-	if err := auth.PutKey(ctx, store.APIKey{Hash: hash, UserID: f.UserA, AppID: "pool-app"}); err != nil {
-		t.Fatal(err)
-	}
+	hash := signingKey(t, f, "pool-app")
 	list := func(ctx context.Context) error {
 		return s.View(ctx, f.A, func(tx store.Tx) error { _, _, err := tx.ListJSON(app.DefaultListQuery()); return err })
 	}
