@@ -47,6 +47,9 @@ type field struct {
 	// keys, when set, may take a shortcut before the entry does (an
 	// item row's Ctrl+Delete and Alt+arrows); it reports whether it did.
 	keys func(fyne.Shortcut) bool
+	// onFocus runs when the field gains the focus (the page keeps its
+	// neighbours drawn, for Tab).
+	onFocus func()
 }
 
 func newField(d *Desktop, multiLine bool, save func(string) error) *field {
@@ -151,6 +154,14 @@ func (f *field) flush() {
 // scrolls the page when the field shows all its text.
 func (f *field) CreateRenderer() fyne.WidgetRenderer {
 	return withWheelCatcher(f.Entry.CreateRenderer(), f.page)
+}
+
+// FocusGained tells the page.
+func (f *field) FocusGained() {
+	f.Entry.FocusGained()
+	if f.onFocus != nil {
+		f.onFocus()
+	}
 }
 
 // FocusLost saves at once.

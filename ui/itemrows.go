@@ -91,18 +91,21 @@ func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, 
 		heads.Add(widget.NewLabelWithStyle(t, align, fyne.TextStyle{Bold: true}))
 	}
 	rows := []fyne.CanvasObject{container.NewBorder(nil, nil, nil, spacer, heads)}
+	// The rows are of one size (kind 1): one measured stands for all
+	// until they come into view.
+	kind := []int{0}
 	amounts := app.ItemAmounts(o.Items)
 	ro := locked(app.OpChangeItem)
 	for i, r := range outline {
 		if pending != nil && pending.at == i {
-			rows = append(rows, v.undoStrip(pending, hint))
+			rows, kind = append(rows, v.undoStrip(pending, hint)), append(kind, 0)
 		}
-		rows = append(rows, v.itemRow(o, r, amounts[r.Index], ro, costs, weights, hint))
+		rows, kind = append(rows, v.itemRow(o, r, amounts[r.Index], ro, costs, weights, hint)), append(kind, 1)
 	}
 	if pending != nil && pending.at >= len(outline) {
-		rows = append(rows, v.undoStrip(pending, hint))
+		rows, kind = append(rows, v.undoStrip(pending, hint)), append(kind, 0)
 	}
-	return container.NewVBox(rows...)
+	return newCullBox(rows, kind, 0, 0) // shown by the page's pass
 }
 
 func rowActionsWidth() float32 {
@@ -280,7 +283,7 @@ func (v *proposalView) focusItem(id int64, col int, selectAll bool) {
 	if r == nil || col < 0 || col >= len(r.fields) || r.fields[col].Disabled() {
 		return
 	}
-	v.d.win.Canvas().Focus(r.fields[col])
+	v.focus(r.fields[col])
 	if selectAll {
 		r.fields[col].TypedShortcut(&fyne.ShortcutSelectAll{})
 	}
@@ -417,7 +420,7 @@ func (v *proposalView) removeItem(id int64) {
 	v.p = next
 	v.build()
 	if r.undo != nil {
-		v.d.win.Canvas().Focus(r.undo)
+		v.focus(r.undo)
 	}
 	time.AfterFunc(undoFor, func() {
 		v.d.opts.Do(func() {

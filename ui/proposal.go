@@ -39,12 +39,15 @@ type proposalView struct {
 	// fieldErr is the last refusal of a field's save: the indicator
 	// shows it until a save succeeds.
 	fieldErr error
+	culling  bool // in cull
 }
 
 func newProposalView(d *Desktop) *proposalView {
 	v := &proposalView{d: d}
 	v.body = container.NewVBox()
 	v.scroll = newWheelScroll(v.body)
+	v.scroll.OnScrolled = func(fyne.Position) { v.cull(nil) }
+	v.scroll.moved = func() { v.cull(nil) }
 	v.content = v.scroll
 	v.showEmpty()
 	return v
@@ -171,7 +174,7 @@ func (v *proposalView) reopenRemapped(id int64) {
 	v.open(id)
 	if focused >= 0 && focused < len(v.fields) {
 		f := v.fields[focused]
-		v.d.win.Canvas().Focus(f)
+		v.focus(f)
 		f.CursorRow, f.CursorColumn = row, col
 		f.Refresh()
 	}
@@ -312,7 +315,7 @@ func shownValue(s string) string {
 
 func (v *proposalView) focusName() {
 	if v.name != nil && !v.name.Disabled() {
-		v.d.win.Canvas().Focus(v.name)
+		v.focus(v.name)
 		v.name.TypedShortcut(&fyne.ShortcutSelectAll{}) // typing replaces the default name
 	}
 }
@@ -380,7 +383,10 @@ func (v *proposalView) build() {
 	if len(p.ChangeOrders) > 0 {
 		objs = append(objs, v.changeOrders())
 	}
-	v.body.Objects = []fyne.CanvasObject{newBody(container.NewPadded(container.NewVBox(objs...)))}
+	top, bottom := v.viewport()
+	page := newCullBox(objs, nil, top, bottom)
+	page.after = func() { v.cull(nil) }
+	v.body.Objects = []fyne.CanvasObject{newBody(container.NewPadded(page))}
 	v.body.Refresh()
 	v.showSaved()
 }
@@ -444,6 +450,7 @@ func (v *proposalView) textField(multi bool, text string, readOnly bool, save fu
 	f.Text, f.saved = text, text
 	f.onError = v.showError
 	f.onConflict = v.askKeep
+	f.onFocus = func() { v.cull(nil) }
 	if readOnly {
 		f.Disable()
 	}
