@@ -52,11 +52,18 @@ type field struct {
 	onFocus func()
 }
 
-func newField(d *Desktop, multiLine bool, save func(string) error) *field {
+// newField is a field showing rows lines (0: a single-line field).
+// The rows and the read-only state are set before the entry is extended:
+// set after, each lays the entry out at once, drawn or not.
+func newField(d *Desktop, rows int, readOnly bool, save func(string) error) *field {
 	f := &field{d: d, save: save}
-	f.MultiLine = multiLine
-	if multiLine {
+	if rows > 0 {
+		f.MultiLine = true
 		f.Wrapping = fyne.TextWrapWord
+		f.SetMinRowsVisible(rows)
+	}
+	if readOnly {
+		f.Disable()
 	}
 	f.ExtendBaseWidget(f)
 	f.OnChanged = f.changed

@@ -135,9 +135,11 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 		}, func(s fyne.Shortcut) bool { return v.itemKey(id, col, s) })
 		row.fields = append(row.fields, f)
 	}
-	row.fields[colName].SetPlaceHolder(strings.TrimSpace(it.Brand + " " + it.Model))
+	// Placeholders set before the fields are drawn (SetPlaceHolder lays
+	// the text out at once, for rows that may never be drawn).
+	row.fields[colName].PlaceHolder = strings.TrimSpace(it.Brand + " " + it.Model)
 	if costs && it.Cost == nil {
-		row.fields[colCost].SetPlaceHolder("—")
+		row.fields[colCost].PlaceHolder = "—"
 	}
 	nameCell := fyne.CanvasObject(row.fields[colName])
 	if t := itemTag(it, r.Depth); t != "" {
@@ -203,7 +205,7 @@ func itemName(it *app.Item) string {
 // totals show what the value would give (app.Apply on the local view).
 // A refused value shows in hint and stays in the field to be fixed.
 func (v *proposalView) figureField(text string, readOnly bool, hint *hintLine, mk func(string) (app.Mutation, error), keys func(fyne.Shortcut) bool) *field {
-	f := v.textField(false, text, readOnly, func(text string) error {
+	f := v.textField(0, text, readOnly, func(text string) error {
 		m, err := mk(text)
 		if err == nil {
 			err = v.edit(m)

@@ -349,7 +349,7 @@ func (v *proposalView) build() {
 	objs = append(objs, v.taxWarn)
 
 	// Name.
-	v.name = v.textField(false, p.Name, locked(app.OpUpdateProposal), func(text string) error {
+	v.name = v.textField(0, p.Name, locked(app.OpUpdateProposal), func(text string) error {
 		return v.edit(&app.UpdateProposal{ID: v.id, Name: &text})
 	})
 	v.name.stored = func(p *app.Proposal) (string, bool) { return p.Name, true }
@@ -361,18 +361,16 @@ func (v *proposalView) build() {
 	objs = append(objs, form)
 	objs = append(objs, v.proposalActions(canEdit))
 
-	desc := v.textField(true, p.ProjectDescription, locked(app.OpSetDescription), func(text string) error {
+	desc := v.textField(4, p.ProjectDescription, locked(app.OpSetDescription), func(text string) error {
 		return v.edit(&app.SetDescription{ID: v.id, Description: text})
 	})
 	desc.stored = func(p *app.Proposal) (string, bool) { return p.ProjectDescription, true }
-	desc.SetMinRowsVisible(4)
 	objs = append(objs, heading("Project description", "client-facing: the client sees this", widget.MediumImportance), desc)
-	notes := v.textField(true, p.InternalNotes, locked(app.OpSetInternalNotes), func(text string) error {
+	notes := v.textField(3, p.InternalNotes, locked(app.OpSetInternalNotes), func(text string) error {
 		return v.edit(&app.SetInternalNotes{ID: v.id, InternalNotes: text})
 	})
 	notes.stored = func(p *app.Proposal) (string, bool) { return p.InternalNotes, true }
-	notes.SetMinRowsVisible(3)
-	notes.SetPlaceHolder("Gate codes, wiring notes, anything the installers need. Never shown to the client.")
+	notes.PlaceHolder = ("Gate codes, wiring notes, anything the installers need. Never shown to the client.")
 	objs = append(objs, heading("Installer notes", "INTERNAL: never shown to the client", widget.WarningImportance), notes)
 
 	objs = append(objs, v.areas(locked)...)
@@ -439,10 +437,11 @@ func heading(title, note string, imp widget.Importance) fyne.CanvasObject {
 	return container.NewHBox(t, n)
 }
 
-// textField is a field that saves through save; a refusal shows in the
+// textField is a field that saves through save (rows: the lines a
+// multi-line field shows; 0 for one line); a refusal shows in the
 // screen's error line and the text stays for the user to fix.
-func (v *proposalView) textField(multi bool, text string, readOnly bool, save func(string) error) *field {
-	f := newField(v.d, multi, save)
+func (v *proposalView) textField(rows int, text string, readOnly bool, save func(string) error) *field {
+	f := newField(v.d, rows, readOnly, save)
 	f.page = func() fyne.Scrollable { return v.scroll }
 	// Set before the field is drawn, not with SetText, which would lay
 	// the text out at once and again when the screen is placed (a
@@ -451,9 +450,6 @@ func (v *proposalView) textField(multi bool, text string, readOnly bool, save fu
 	f.onError = v.showError
 	f.onConflict = v.askKeep
 	f.onFocus = func() { v.cull(nil) }
-	if readOnly {
-		f.Disable()
-	}
 	v.fields = append(v.fields, f)
 	return f
 }
