@@ -5,6 +5,7 @@ import (
 	"log"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"time"
 
@@ -95,5 +96,17 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // rather than file-backed (the mmapped local store, fonts, libraries),
 // which the kernel can drop at will.
 func rss() string {
-	return fmt.Sprintf("%d MB (anonymous %d MB, file %d MB)", procstat.MB("VmRSS"), procstat.MB("RssAnon"), procstat.MB("RssFile"))
+	return fmt.Sprintf("%d MB (anonymous %d MB, file %d MB; Go %s)", procstat.MB("VmRSS"), procstat.MB("RssAnon"), procstat.MB("RssFile"), goMemory())
+}
+
+// goMemory is the Go runtime's share of the anonymous memory: what it
+// has mapped and not returned, and the heap's objects (live and not yet
+// swept). The rest of the anonymous memory is C's: Mesa's buffers and
+// textures, the font and X libraries.
+func goMemory() string {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/os-stacks:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	mb := func(i int) uint64 { return s[i].Value.Uint64() >> 20 }
+	return fmt.Sprintf("%d MB mapped, heap objects %d MB", mb(0)-mb(1)-mb(2), mb(3))
 }
