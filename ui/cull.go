@@ -22,7 +22,7 @@ import (
 
 // cullMargin is how far beyond the visible part children are still
 // handed over, as a share of the scroll's height.
-const cullMargin = 0.5
+const cullMargin = 0.15
 
 // cullBox is a VBox that culls its children outside its view.
 type cullBox struct {
