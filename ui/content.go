@@ -412,6 +412,7 @@ func (d *Desktop) ShowItems() {
 		for _, o := range a.Options {
 			for _, it := range o.Items {
 				if r := v.ct.rows[it.ID]; r != nil {
+					v.cull(r.fields[colName]) // drawn, to have a place on screen
 					drv := fyne.CurrentApp().Driver()
 					y := drv.AbsolutePositionForObject(r.fields[colName]).Y - drv.AbsolutePositionForObject(v.scroll).Y
 					v.scroll.ScrollToOffset(fyne.NewPos(0, max(0, v.scroll.Offset.Y+y-160)))

@@ -184,3 +184,23 @@ func TestCullBoxSizesLikeAVBox(t *testing.T) {
 		}
 	}
 }
+
+// ShowItems (the smoke run's screenshot) scrolls to the first item row,
+// which may not be drawn until then.
+func TestShowItemsScrollsToARowNotDrawnYet(t *testing.T) {
+	h := newHarness(t)
+	v, items := h.longFixture()
+	d := v.d
+	d.win.Resize(fyne.NewSize(1200, 400)) // the rows start below the fold
+	v.scroll.ScrollToTop()
+	first := rowOfItem(t, v, items[0][0]).fields[colName]
+	if drawn(d, first) {
+		t.Fatal("the first item row is drawn in a window 400 high")
+	}
+	d.ShowItems()
+	drv := fyne.CurrentApp().Driver()
+	y := drv.AbsolutePositionForObject(first).Y - drv.AbsolutePositionForObject(v.scroll).Y
+	if !drawn(d, first) || y < 0 || y > v.scroll.Size().Height {
+		t.Fatalf("after ShowItems the first row is drawn %v, at %.0f in a view %.0f high", drawn(d, first), y, v.scroll.Size().Height)
+	}
+}
