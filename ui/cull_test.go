@@ -82,7 +82,11 @@ func TestLongProposalDrawsOnlyRowsNearTheView(t *testing.T) {
 		if int(off/view)%2 == 0 {
 			v.scroll.ScrollToOffset(fyne.NewPos(0, min(off, end)))
 		} else {
-			v.scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, v.scroll.Offset.Y-min(off, end))})
+			// The wheel's event, unscaled (wheelScroll multiplies it).
+			v.scroll.Scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, v.scroll.Offset.Y-min(off, end))})
+		}
+		if got := v.scroll.Offset.Y; got != min(off, end) {
+			t.Fatalf("scrolled to %.0f, want %.0f", got, min(off, end))
 		}
 		n := 0
 		for i, f := range names {
@@ -202,5 +206,29 @@ func TestShowItemsScrollsToARowNotDrawnYet(t *testing.T) {
 	y := drv.AbsolutePositionForObject(first).Y - drv.AbsolutePositionForObject(v.scroll).Y
 	if !drawn(d, first) || y < 0 || y > v.scroll.Size().Height {
 		t.Fatalf("after ShowItems the first row is drawn %v, at %.0f in a view %.0f high", drawn(d, first), y, v.scroll.Size().Height)
+	}
+}
+
+// A taller window draws the rows it now shows, though the page keeps
+// its size.
+func TestTallerWindowDrawsMoreRows(t *testing.T) {
+	h := newHarness(t)
+	v, items := h.longFixture()
+	d := v.d
+	d.win.Resize(fyne.NewSize(1200, 400))
+	v.scroll.ScrollToOffset(fyne.NewPos(0, 1000))
+	count := func() int {
+		n := 0
+		for _, it := range items {
+			if drawn(d, rowOfItem(t, v, it[0]).fields[colName]) {
+				n++
+			}
+		}
+		return n
+	}
+	short := count()
+	d.win.Resize(fyne.NewSize(1200, 900))
+	if tall := count(); tall <= short {
+		t.Fatalf("%d rows drawn at 400 units high, %d at 900", short, tall)
 	}
 }

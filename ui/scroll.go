@@ -32,13 +32,22 @@ func wheelStep(d fyne.Delta) fyne.Delta {
 type wheelScroll struct {
 	container.Scroll
 	// moved runs after the offset is set by the program (the scroll's
-	// OnScrolled runs only for the wheel and the bars).
+	// OnScrolled runs only for the wheel and the bars) or the size changes.
 	moved func()
 }
 
 // ScrollToOffset moves the content and says so.
 func (s *wheelScroll) ScrollToOffset(p fyne.Position) {
 	s.Scroll.ScrollToOffset(p)
+	if s.moved != nil {
+		s.moved()
+	}
+}
+
+// Resize says so too: a taller view shows more of the content even
+// when the content keeps its size.
+func (s *wheelScroll) Resize(size fyne.Size) {
+	s.Scroll.Resize(size)
 	if s.moved != nil {
 		s.moved()
 	}
