@@ -412,10 +412,10 @@ func (d *Desktop) ShowItems() {
 		for _, o := range a.Options {
 			for _, it := range o.Items {
 				if r := v.ct.rows[it.ID]; r != nil {
-					v.cull(r.fields[colName]) // drawn, to have a place on screen
-					drv := fyne.CurrentApp().Driver()
-					y := drv.AbsolutePositionForObject(r.fields[colName]).Y - drv.AbsolutePositionForObject(v.scroll).Y
-					v.scroll.ScrollToOffset(fyne.NewPos(0, max(0, v.scroll.Offset.Y+y-160)))
+					v.cull(r.fields[colName]) // laid out, to have a place
+					if y, ok := v.pageY(r.fields[colName]); ok {
+						v.scroll.ScrollToOffset(fyne.NewPos(0, max(0, y-160)))
+					}
 					return
 				}
 			}

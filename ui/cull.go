@@ -229,46 +229,63 @@ func cullPass(o fyne.CanvasObject, y, lo, hi float32, focus map[fyne.CanvasObjec
 	}
 }
 
-// pathTo is the set of objects from o down to target, culled ones
-// included (nil if target is not under o).
+// chainTo is the objects from o down to target, culled ones included
+// (nil if target is not under o).
+func chainTo(o, target fyne.CanvasObject) []fyne.CanvasObject {
+	if o == nil || target == nil {
+		return nil
+	}
+	if o == target {
+		return []fyne.CanvasObject{o}
+	}
+	var kids []fyne.CanvasObject
+	switch x := o.(type) {
+	case *cullBox:
+		kids = x.objs
+	case *fyne.Container:
+		kids = x.Objects
+	case *widget.Card:
+		kids = []fyne.CanvasObject{x.Content}
+	case *body:
+		kids = []fyne.CanvasObject{x.content}
+	case *widget.Form:
+		for _, it := range x.Items {
+			kids = append(kids, it.Widget)
+		}
+	}
+	for _, k := range kids {
+		if c := chainTo(k, target); c != nil {
+			return append([]fyne.CanvasObject{o}, c...)
+		}
+	}
+	return nil
+}
+
+// pathTo is chainTo as a set.
 func pathTo(o, target fyne.CanvasObject) map[fyne.CanvasObject]bool {
-	if target == nil {
+	chain := chainTo(o, target)
+	if chain == nil {
 		return nil
 	}
-	path := map[fyne.CanvasObject]bool{}
-	var find func(o fyne.CanvasObject) bool
-	find = func(o fyne.CanvasObject) bool {
-		if o == nil {
-			return false
-		}
-		found := o == target
-		switch x := o.(type) {
-		case *cullBox:
-			for _, c := range x.objs {
-				found = found || find(c)
-			}
-		case *fyne.Container:
-			for _, c := range x.Objects {
-				found = found || find(c)
-			}
-		case *widget.Card:
-			found = found || find(x.Content)
-		case *body:
-			found = found || find(x.content)
-		case *widget.Form:
-			for _, it := range x.Items {
-				found = found || find(it.Widget)
-			}
-		}
-		if found {
-			path[o] = true
-		}
-		return found
-	}
-	if !find(o) {
-		return nil
+	path := make(map[fyne.CanvasObject]bool, len(chain))
+	for _, c := range chain {
+		path[c] = true
 	}
 	return path
+}
+
+// pageY is where o is in the page (the scroll's content), once drawn:
+// Fyne's driver knows the place only of what it has walked.
+func (v *proposalView) pageY(o fyne.CanvasObject) (float32, bool) {
+	chain := chainTo(v.scroll.Content, o)
+	if chain == nil {
+		return 0, false
+	}
+	y := float32(0)
+	for _, c := range chain[1:] {
+		y += c.Position().Y
+	}
+	return y, true
 }
 
 // viewport is the part of the page to hand over, in the page's
