@@ -47,13 +47,23 @@ type field struct {
 	// keys, when set, may take a shortcut before the entry does (an
 	// item row's Ctrl+Delete and Alt+arrows); it reports whether it did.
 	keys func(fyne.Shortcut) bool
+	// onFocus runs when the field gains the focus (the page keeps its
+	// neighbours drawn, for Tab).
+	onFocus func()
 }
 
-func newField(d *Desktop, multiLine bool, save func(string) error) *field {
+// newField is a field showing rows lines (0: a single-line field).
+// The rows and the read-only state are set before the entry is extended:
+// set after, each lays the entry out at once, drawn or not.
+func newField(d *Desktop, rows int, readOnly bool, save func(string) error) *field {
 	f := &field{d: d, save: save}
-	f.MultiLine = multiLine
-	if multiLine {
+	if rows > 0 {
+		f.MultiLine = true
 		f.Wrapping = fyne.TextWrapWord
+		f.SetMinRowsVisible(rows)
+	}
+	if readOnly {
+		f.Disable()
 	}
 	f.ExtendBaseWidget(f)
 	f.OnChanged = f.changed
@@ -151,6 +161,14 @@ func (f *field) flush() {
 // scrolls the page when the field shows all its text.
 func (f *field) CreateRenderer() fyne.WidgetRenderer {
 	return withWheelCatcher(f.Entry.CreateRenderer(), f.page)
+}
+
+// FocusGained tells the page.
+func (f *field) FocusGained() {
+	f.Entry.FocusGained()
+	if f.onFocus != nil {
+		f.onFocus()
+	}
 }
 
 // FocusLost saves at once.

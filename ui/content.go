@@ -139,7 +139,7 @@ func (v *proposalView) areaCard(area *app.Area, locked func(app.Operation) bool)
 	areaID, areaName := area.ID, area.Name
 	var card *widget.Card
 	hint := newHintLine("")
-	name := v.textField(false, area.Name, locked(app.OpRenameArea), func(text string) error {
+	name := v.textField(0, area.Name, locked(app.OpRenameArea), func(text string) error {
 		if err := v.edit(&app.RenameArea{ID: v.id, AreaID: areaID, Name: text}); err != nil {
 			return err
 		}
@@ -234,18 +234,16 @@ func (v *proposalView) optionCard(area *app.Area, oi int, counted bool, locked f
 	head := container.NewBorder(nil, nil, widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		container.NewHBox(status, removeOpt))
 
-	cd := v.textField(true, o.ClientDescription, locked(app.OpSetOptionClientDesc), func(text string) error {
+	cd := v.textField(2, o.ClientDescription, locked(app.OpSetOptionClientDesc), func(text string) error {
 		return v.edit(&app.SetOptionClientDescription{ID: v.id, OptionID: optionID, ClientDescription: text})
 	})
 	cd.stored = func(p *app.Proposal) (string, bool) { return optionText(p, optionID, false) }
-	cd.SetMinRowsVisible(2)
-	cd.SetPlaceHolder("What the client reads about this option")
-	in := v.textField(true, o.InstallerDescription, locked(app.OpSetOptionInstaller), func(text string) error {
+	cd.PlaceHolder = "What the client reads about this option"
+	in := v.textField(2, o.InstallerDescription, locked(app.OpSetOptionInstaller), func(text string) error {
 		return v.edit(&app.SetOptionInstallerNotes{ID: v.id, OptionID: optionID, InstallerNotes: text})
 	})
 	in.stored = func(p *app.Proposal) (string, bool) { return optionText(p, optionID, true) }
-	in.SetMinRowsVisible(2)
-	in.SetPlaceHolder("Notes for the installers (internal)")
+	in.PlaceHolder = "Notes for the installers (internal)"
 
 	total := widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
 	c.optTotal[optionID] = total
@@ -414,9 +412,10 @@ func (d *Desktop) ShowItems() {
 		for _, o := range a.Options {
 			for _, it := range o.Items {
 				if r := v.ct.rows[it.ID]; r != nil {
-					drv := fyne.CurrentApp().Driver()
-					y := drv.AbsolutePositionForObject(r.fields[colName]).Y - drv.AbsolutePositionForObject(v.scroll).Y
-					v.scroll.ScrollToOffset(fyne.NewPos(0, max(0, v.scroll.Offset.Y+y-160)))
+					v.cull(r.fields[colName]) // laid out, to have a place
+					if y, ok := v.pageY(r.fields[colName]); ok {
+						v.scroll.ScrollToOffset(fyne.NewPos(0, max(0, y-160)))
+					}
 					return
 				}
 			}

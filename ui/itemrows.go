@@ -91,18 +91,21 @@ func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, 
 		heads.Add(widget.NewLabelWithStyle(t, align, fyne.TextStyle{Bold: true}))
 	}
 	rows := []fyne.CanvasObject{container.NewBorder(nil, nil, nil, spacer, heads)}
+	// The rows are of one size (kind 1): one measured stands for all
+	// until they come into view.
+	kind := []int{0}
 	amounts := app.ItemAmounts(o.Items)
 	ro := locked(app.OpChangeItem)
 	for i, r := range outline {
 		if pending != nil && pending.at == i {
-			rows = append(rows, v.undoStrip(pending, hint))
+			rows, kind = append(rows, v.undoStrip(pending, hint)), append(kind, 0)
 		}
-		rows = append(rows, v.itemRow(o, r, amounts[r.Index], ro, costs, weights, hint))
+		rows, kind = append(rows, v.itemRow(o, r, amounts[r.Index], ro, costs, weights, hint)), append(kind, 1)
 	}
 	if pending != nil && pending.at >= len(outline) {
-		rows = append(rows, v.undoStrip(pending, hint))
+		rows, kind = append(rows, v.undoStrip(pending, hint)), append(kind, 0)
 	}
-	return container.NewVBox(rows...)
+	return newCullBox(rows, kind, 0, 0) // shown by the page's pass
 }
 
 func rowActionsWidth() float32 {
@@ -132,9 +135,11 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 		}, func(s fyne.Shortcut) bool { return v.itemKey(id, col, s) })
 		row.fields = append(row.fields, f)
 	}
-	row.fields[colName].SetPlaceHolder(strings.TrimSpace(it.Brand + " " + it.Model))
+	// Placeholders set before the fields are drawn (SetPlaceHolder lays
+	// the text out at once, for rows that may never be drawn).
+	row.fields[colName].PlaceHolder = strings.TrimSpace(it.Brand + " " + it.Model)
 	if costs && it.Cost == nil {
-		row.fields[colCost].SetPlaceHolder("—")
+		row.fields[colCost].PlaceHolder = "—"
 	}
 	nameCell := fyne.CanvasObject(row.fields[colName])
 	if t := itemTag(it, r.Depth); t != "" {
@@ -200,7 +205,7 @@ func itemName(it *app.Item) string {
 // totals show what the value would give (app.Apply on the local view).
 // A refused value shows in hint and stays in the field to be fixed.
 func (v *proposalView) figureField(text string, readOnly bool, hint *hintLine, mk func(string) (app.Mutation, error), keys func(fyne.Shortcut) bool) *field {
-	f := v.textField(false, text, readOnly, func(text string) error {
+	f := v.textField(0, text, readOnly, func(text string) error {
 		m, err := mk(text)
 		if err == nil {
 			err = v.edit(m)
@@ -280,7 +285,7 @@ func (v *proposalView) focusItem(id int64, col int, selectAll bool) {
 	if r == nil || col < 0 || col >= len(r.fields) || r.fields[col].Disabled() {
 		return
 	}
-	v.d.win.Canvas().Focus(r.fields[col])
+	v.focus(r.fields[col])
 	if selectAll {
 		r.fields[col].TypedShortcut(&fyne.ShortcutSelectAll{})
 	}
@@ -417,7 +422,7 @@ func (v *proposalView) removeItem(id int64) {
 	v.p = next
 	v.build()
 	if r.undo != nil {
-		v.d.win.Canvas().Focus(r.undo)
+		v.focus(r.undo)
 	}
 	time.AfterFunc(undoFor, func() {
 		v.d.opts.Do(func() {

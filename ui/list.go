@@ -49,6 +49,7 @@ type listPanel struct {
 	list     *widget.List
 	content  fyne.CanvasObject
 	top      *fyne.Container
+	countRow *fyne.Container // Archived and the count
 	selected int64
 }
 
@@ -104,7 +105,8 @@ func newListPanel(d *Desktop) *listPanel {
 		}
 	}
 	filters := container.NewGridWithColumns(2, l.status, l.sort)
-	l.top = container.NewVBox(l.search, filters, container.NewBorder(nil, nil, l.archived, l.count))
+	l.countRow = container.NewBorder(nil, nil, l.archived, l.count)
+	l.top = container.NewVBox(l.search, filters, l.countRow)
 	l.empty = widget.NewLabel("")
 	l.empty.Alignment = fyne.TextAlignCenter
 	l.empty.Wrapping = fyne.TextWrapWord
@@ -133,7 +135,10 @@ func (l *listPanel) refresh() {
 		l.count.SetText(fmt.Sprintf("%d proposals", n))
 	}
 	l.showEmpty(n)
-	l.top.Refresh()
+	// The count's width changed: its line is laid out again (refreshing
+	// the whole top would shape the search box's text again too, on
+	// every keystroke).
+	l.countRow.Layout.Layout(l.countRow.Objects, l.countRow.Size())
 	l.list.Refresh()
 	l.syncSelection()
 }

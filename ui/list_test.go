@@ -76,3 +76,23 @@ func luminance(c color.Color) float64 {
 	}
 	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
 }
+
+// The count keeps room for its text as it grows ("1 proposal", then
+// every one), laid out again without refreshing the search box.
+func TestCountKeepsRoomForItsText(t *testing.T) {
+	h := newHarness(t)
+	d := h.signIn(app.RoleSales)
+	d.Search("Smith home theater")
+	if d.list.count.Text != "1 proposal" {
+		t.Fatalf("count %q for one match", d.list.count.Text)
+	}
+	narrow := d.list.count.MinSize().Width
+	d.Search("")
+	c := d.list.count
+	if c.MinSize().Width <= narrow {
+		t.Fatalf("count %q: the text does not grow", c.Text)
+	}
+	if c.Size().Width < c.MinSize().Width {
+		t.Fatalf("count %q is %.0f wide, its text needs %.0f", c.Text, c.Size().Width, c.MinSize().Width)
+	}
+}

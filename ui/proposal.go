@@ -39,12 +39,15 @@ type proposalView struct {
 	// fieldErr is the last refusal of a field's save: the indicator
 	// shows it until a save succeeds.
 	fieldErr error
+	culling  bool // in cull
 }
 
 func newProposalView(d *Desktop) *proposalView {
 	v := &proposalView{d: d}
 	v.body = container.NewVBox()
 	v.scroll = newWheelScroll(v.body)
+	v.scroll.OnScrolled = func(fyne.Position) { v.cull(nil) }
+	v.scroll.moved = func() { v.cull(nil) }
 	v.content = v.scroll
 	v.showEmpty()
 	return v
@@ -171,7 +174,7 @@ func (v *proposalView) reopenRemapped(id int64) {
 	v.open(id)
 	if focused >= 0 && focused < len(v.fields) {
 		f := v.fields[focused]
-		v.d.win.Canvas().Focus(f)
+		v.focus(f)
 		f.CursorRow, f.CursorColumn = row, col
 		f.Refresh()
 	}
@@ -312,7 +315,7 @@ func shownValue(s string) string {
 
 func (v *proposalView) focusName() {
 	if v.name != nil && !v.name.Disabled() {
-		v.d.win.Canvas().Focus(v.name)
+		v.focus(v.name)
 		v.name.TypedShortcut(&fyne.ShortcutSelectAll{}) // typing replaces the default name
 	}
 }
@@ -346,7 +349,7 @@ func (v *proposalView) build() {
 	objs = append(objs, v.taxWarn)
 
 	// Name.
-	v.name = v.textField(false, p.Name, locked(app.OpUpdateProposal), func(text string) error {
+	v.name = v.textField(0, p.Name, locked(app.OpUpdateProposal), func(text string) error {
 		return v.edit(&app.UpdateProposal{ID: v.id, Name: &text})
 	})
 	v.name.stored = func(p *app.Proposal) (string, bool) { return p.Name, true }
@@ -358,18 +361,16 @@ func (v *proposalView) build() {
 	objs = append(objs, form)
 	objs = append(objs, v.proposalActions(canEdit))
 
-	desc := v.textField(true, p.ProjectDescription, locked(app.OpSetDescription), func(text string) error {
+	desc := v.textField(4, p.ProjectDescription, locked(app.OpSetDescription), func(text string) error {
 		return v.edit(&app.SetDescription{ID: v.id, Description: text})
 	})
 	desc.stored = func(p *app.Proposal) (string, bool) { return p.ProjectDescription, true }
-	desc.SetMinRowsVisible(4)
 	objs = append(objs, heading("Project description", "client-facing: the client sees this", widget.MediumImportance), desc)
-	notes := v.textField(true, p.InternalNotes, locked(app.OpSetInternalNotes), func(text string) error {
+	notes := v.textField(3, p.InternalNotes, locked(app.OpSetInternalNotes), func(text string) error {
 		return v.edit(&app.SetInternalNotes{ID: v.id, InternalNotes: text})
 	})
 	notes.stored = func(p *app.Proposal) (string, bool) { return p.InternalNotes, true }
-	notes.SetMinRowsVisible(3)
-	notes.SetPlaceHolder("Gate codes, wiring notes, anything the installers need. Never shown to the client.")
+	notes.PlaceHolder = ("Gate codes, wiring notes, anything the installers need. Never shown to the client.")
 	objs = append(objs, heading("Installer notes", "INTERNAL: never shown to the client", widget.WarningImportance), notes)
 
 	objs = append(objs, v.areas(locked)...)
@@ -380,7 +381,10 @@ func (v *proposalView) build() {
 	if len(p.ChangeOrders) > 0 {
 		objs = append(objs, v.changeOrders())
 	}
-	v.body.Objects = []fyne.CanvasObject{newBody(container.NewPadded(container.NewVBox(objs...)))}
+	top, bottom := v.viewport()
+	page := newCullBox(objs, nil, top, bottom)
+	page.after = func() { v.cull(nil) }
+	v.body.Objects = []fyne.CanvasObject{newBody(container.NewPadded(page))}
 	v.body.Refresh()
 	v.showSaved()
 }
@@ -433,10 +437,11 @@ func heading(title, note string, imp widget.Importance) fyne.CanvasObject {
 	return container.NewHBox(t, n)
 }
 
-// textField is a field that saves through save; a refusal shows in the
+// textField is a field that saves through save (rows: the lines a
+// multi-line field shows; 0 for one line); a refusal shows in the
 // screen's error line and the text stays for the user to fix.
-func (v *proposalView) textField(multi bool, text string, readOnly bool, save func(string) error) *field {
-	f := newField(v.d, multi, save)
+func (v *proposalView) textField(rows int, text string, readOnly bool, save func(string) error) *field {
+	f := newField(v.d, rows, readOnly, save)
 	f.page = func() fyne.Scrollable { return v.scroll }
 	// Set before the field is drawn, not with SetText, which would lay
 	// the text out at once and again when the screen is placed (a
@@ -444,9 +449,7 @@ func (v *proposalView) textField(multi bool, text string, readOnly bool, save fu
 	f.Text, f.saved = text, text
 	f.onError = v.showError
 	f.onConflict = v.askKeep
-	if readOnly {
-		f.Disable()
-	}
+	f.onFocus = func() { v.cull(nil) }
 	v.fields = append(v.fields, f)
 	return f
 }

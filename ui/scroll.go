@@ -31,6 +31,35 @@ func wheelStep(d fyne.Delta) fyne.Delta {
 // per wheel notch.
 type wheelScroll struct {
 	container.Scroll
+	// moved runs after the offset is set by the program (the scroll's
+	// OnScrolled runs only for the wheel and the bars) or the size changes.
+	moved func()
+}
+
+// ScrollToOffset moves the content and says so.
+func (s *wheelScroll) ScrollToOffset(p fyne.Position) {
+	s.Scroll.ScrollToOffset(p)
+	if s.moved != nil {
+		s.moved()
+	}
+}
+
+// Resize says so too: a taller view shows more of the content even
+// when the content keeps its size.
+func (s *wheelScroll) Resize(size fyne.Size) {
+	s.Scroll.Resize(size)
+	if s.moved != nil {
+		s.moved()
+	}
+}
+
+// ScrollToTop moves the content to the top (and lays it out again, as
+// Fyne's does) and says so.
+func (s *wheelScroll) ScrollToTop() {
+	s.Scroll.ScrollToTop()
+	if s.moved != nil {
+		s.moved()
+	}
 }
 
 func newWheelScroll(content fyne.CanvasObject) *wheelScroll {

@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -78,6 +79,7 @@ func main() {
 	}
 
 	a := fyneapp.NewWithID(appID)
+	markMigratedToFyneDo(a)
 	a.SetIcon(opts.Icon)
 	d := ui.New(a, opts)
 	if os.Getenv("PD_STARTUP_LOG") != "" {
@@ -99,6 +101,21 @@ func main() {
 		go smokeReport(d, path, os.Getenv("PD_SMOKE_OPEN") != "", os.Getenv("PD_SMOKE_EXPORT") != "", os.Getenv("PD_SMOKE_CONTACT") != "")
 	}
 	d.Window().ShowAndRun()
+}
+
+// markMigratedToFyneDo tells Fyne that the app reaches widgets only on
+// the UI goroutine (other goroutines go through fyne.Do, see ui/doc.go),
+// as FyneApp.toml's [Migrations] does for a packaged build. Without it
+// Fyne checks the calling goroutine on every refresh by formatting a
+// stack trace: a tenth of the time of a search keystroke.
+func markMigratedToFyneDo(a fyne.App) {
+	m := a.Metadata()
+	m.Migrations = maps.Clone(m.Migrations)
+	if m.Migrations == nil {
+		m.Migrations = map[string]bool{}
+	}
+	m.Migrations["fyneDo"] = true
+	fyneapp.SetMetadata(m)
 }
 
 // usage prints the flags as the README writes them: --name ARG.

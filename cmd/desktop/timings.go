@@ -5,8 +5,8 @@ import (
 	"log"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
-	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -19,8 +19,8 @@ import (
 // proposals, the process's resident memory then and after the first
 // sync, and then what a user feels at once: a search keystroke until the
 // list shows its result, and opening a proposal until its screen is
-// built, each the median and the worst of several, timed on the UI
-// goroutine plus one more trip through it (the frame that shows it).
+// shown, each the median and the worst of several, timed from the call
+// on the UI goroutine until the frame that shows it is painted.
 func logWorkspace(d *ui.Desktop, start time.Time, stopProfile func()) {
 	defer stopProfile()
 	var snap ui.Snapshot
@@ -41,10 +41,16 @@ func logWorkspace(d *ui.Desktop, start time.Time, stopProfile func()) {
 		time.Since(start).Milliseconds(), snap.Rows, rss())
 
 	words := []string{"t", "th", "tho", "thor", "thorn", "thor", "tho", "th", "t", "", "r", "re", "res", "resi", "res", "re", "r", ""}
-	keys := timeEach(len(words), func(i int) { d.Search(words[i]) })
-	fmt.Fprintf(os.Stderr, "desktop: search keystroke median %.1f ms, worst %.1f ms (%d keystrokes)\n", ms(keys[len(keys)/2]), ms(keys[len(keys)-1]), len(keys))
-	opens := timeEach(15, func(i int) { d.OpenRow(i * 7) })
-	fmt.Fprintf(os.Stderr, "desktop: open proposal median %.1f ms, worst %.1f ms (%d proposals)\n", ms(opens[len(opens)/2]), ms(opens[len(opens)-1]), len(opens))
+	var probe *frameProbe
+	fyne.DoAndWait(func() { probe = newFrameProbe(d.Window()) })
+	cpu := cpuTime()
+	keys := probe.timeEach(len(words), func(i int) { d.Search(words[i]) })
+	fmt.Fprintf(os.Stderr, "desktop: search keystroke median %.1f ms, worst %.1f ms (%d keystrokes; CPU %.1f ms each)\n",
+		ms(keys[len(keys)/2]), ms(keys[len(keys)-1]), len(keys), ms(cpuTime()-cpu)/float64(len(keys)))
+	cpu = cpuTime()
+	opens := probe.timeEach(15, func(i int) { d.OpenRow(i * 7) })
+	fmt.Fprintf(os.Stderr, "desktop: open proposal median %.1f ms, worst %.1f ms (%d proposals; CPU %.1f ms each)\n",
+		ms(opens[len(opens)/2]), ms(opens[len(opens)-1]), len(opens), ms(cpuTime()-cpu)/float64(len(opens)))
 	writeHeapProfile()
 	fmt.Fprintf(os.Stderr, "desktop: timings done, RSS %s\n", rss())
 }
@@ -87,21 +93,6 @@ func startProfile() (stop func()) {
 	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
-// timeEach times fn(i) for i < n on the UI goroutine, each until the
-// next frame could show it, and returns the durations sorted.
-func timeEach(n int, fn func(int)) []time.Duration {
-	out := make([]time.Duration, n)
-	for i := range n {
-		t := time.Now()
-		fyne.DoAndWait(func() { fn(i) })
-		fyne.DoAndWait(func() {})
-		out[i] = time.Since(t)
-		time.Sleep(20 * time.Millisecond)
-	}
-	slices.Sort(out)
-	return out
-}
-
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // rss is the process's resident memory in words: the total, and how
@@ -109,5 +100,17 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // rather than file-backed (the mmapped local store, fonts, libraries),
 // which the kernel can drop at will.
 func rss() string {
-	return fmt.Sprintf("%d MB (anonymous %d MB, file %d MB)", procstat.MB("VmRSS"), procstat.MB("RssAnon"), procstat.MB("RssFile"))
+	return fmt.Sprintf("%d MB (anonymous %d MB, file %d MB; Go %s)", procstat.MB("VmRSS"), procstat.MB("RssAnon"), procstat.MB("RssFile"), goMemory())
+}
+
+// goMemory is the Go runtime's share of the anonymous memory: what it
+// has mapped and not returned, and the heap's objects (live and not yet
+// swept). The rest of the anonymous memory is C's: Mesa's buffers and
+// textures, the font and X libraries.
+func goMemory() string {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/os-stacks:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	mb := func(i int) uint64 { return s[i].Value.Uint64() >> 20 }
+	return fmt.Sprintf("%d MB mapped, heap objects %d MB", mb(0)-mb(1)-mb(2), mb(3))
 }
