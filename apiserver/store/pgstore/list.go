@@ -56,40 +56,53 @@ var sortColumns = map[app.SortField]string{
 // sort with the ID as tie-break, the page with LIMIT, and the count of
 // all matches as its own statement in the same round trip.
 func (t *tx) List(q app.ListQuery) ([]app.ListItem, int, error) {
-	return listRows(t, q, t.s.rows)
+	if t.writable {
+		return queryList(t, q, t.s.rows)
+	}
+	rows, count, err := t.indexedList(q)
+	items := make([]app.ListItem, 0, len(rows))
+	for i, r := range rows {
+		it, err := t.s.rows.Decode(strconv.FormatInt(r.id, 10), rows[i].row)
+		if err != nil {
+			return nil, 0, fmt.Errorf("list row %d: %w", r.id, err)
+		}
+		items = append(items, it)
+	}
+	return items, count, err
 }
 
-// ListJSON is List with the rows encoded, each encoded once per version.
+// ListJSON is List with the rows encoded, each encoded once per version:
+// the index holds them ready.
 func (t *tx) ListJSON(q app.ListQuery) ([][]byte, int, error) {
-	rows, count, err := listRows(t, q, t.s.rowJSON)
+	if t.writable {
+		rows, count, err := queryList(t, q, t.s.rowJSON)
+		out := make([][]byte, len(rows))
+		for i, r := range rows {
+			out[i] = r
+		}
+		return out, count, err
+	}
+	rows, count, err := t.indexedList(q)
 	out := make([][]byte, len(rows))
-	for i, r := range rows {
-		out[i] = r
+	for i := range rows {
+		out[i] = rows[i].row
 	}
 	return out, count, err
 }
 
-// listRows answers q, decoding the page's rows through cache (once per
-// row version: decoding was half a list request's CPU).
-func listRows[T any](t *tx, q app.ListQuery, cache *decodecache.Cache[T]) ([]T, int, error) {
-	if t.writable {
-		return queryList(t, q, cache)
-	}
+// indexedList answers q from the list index at the transaction's
+// position: the page's rows and the number of all matches.
+func (t *tx) indexedList(q app.ListQuery) ([]listRow, int, error) {
 	ls, err := t.listState()
 	if err != nil {
 		return nil, 0, err
 	}
 	page, count := ls.idx.Query(&q)
-	items := make([]T, 0, len(page))
-	for _, e := range page {
-		r, _ := ls.rows.get(e.ID)
-		it, err := cache.Decode(strconv.FormatInt(e.ID, 10), r.row)
-		if err != nil {
-			return nil, 0, fmt.Errorf("list row %d: %w", e.ID, err)
-		}
-		items = append(items, it)
+	rows := make([]listRow, len(page))
+	for i, e := range page {
+		rows[i], _ = ls.rows.get(e.ID)
 	}
-	return items, count, nil
+	return rows, count, nil
 }
 
 // queryList answers q with the database's search.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -47,9 +48,10 @@ func (ls *listState) Version() uint64 { return ls.idx.Version() }
 
 // listRow is what a list page and a detail's stamp read of a proposal.
 type listRow struct {
+	id       int64
 	version  int64
 	modified []byte // the document's lastModifiedDate, as JSON
-	row      []byte // list_row
+	row      []byte // list_row as json.Marshal encodes it (decodecache.RowJSON)
 }
 
 // listFollowColumns are the proposal columns a listState is made of, in
@@ -60,7 +62,7 @@ const listFollowColumns = "p.id, p.version, p.archived, p.modified_json, p.list_
 // eachListRow reads rows of listFollowColumns as entries and their
 // listRows. The entries' names are the lower-cased sort keys: the index
 // only sorts by them lower-cased and matches on Search.
-func eachListRow(rows pgx.Rows, fn func(*app.ListEntry, listRow)) error {
+func (t *tx) eachListRow(rows pgx.Rows, fn func(*app.ListEntry, listRow)) error {
 	defer rows.Close()
 	for rows.Next() {
 		var e app.ListEntry
@@ -74,6 +76,12 @@ func eachListRow(rows pgx.Rows, fn func(*app.ListEntry, listRow)) error {
 		}
 		e.Status = app.Status(status)
 		e.Created, e.Modified = app.Time{Time: time.Unix(0, created)}, app.Time{Time: time.Unix(0, modified)}
+		// Encoded as the API sends it once here, not at every page.
+		row, err := t.s.rowJSON.Decode(strconv.FormatInt(e.ID, 10), r.row)
+		if err != nil {
+			return fmt.Errorf("list row %d: %w", e.ID, err)
+		}
+		r.id, r.row = e.ID, row
 		fn(&e, r)
 	}
 	return rows.Err()
@@ -109,7 +117,7 @@ func (t *tx) loadList(w uint64) (*listState, error) {
 	rows, _ := t.q.Query(t.ctx, "SELECT "+listFollowColumns+" FROM proposals p WHERE p.account_id = $1", t.id)
 	var entries []app.ListEntry
 	byID := map[int64]listRow{}
-	err := eachListRow(rows, func(e *app.ListEntry, r listRow) {
+	err := t.eachListRow(rows, func(e *app.ListEntry, r listRow) {
 		entries = append(entries, *e)
 		byID[e.ID] = r
 	})
@@ -127,7 +135,7 @@ func (t *tx) catchUpList(prev *listState, w uint64) (*listState, error) {
 		t.id, int64(prev.Version()))
 	entries := map[int64]*app.ListEntry{}
 	byID := map[int64]listRow{}
-	err := eachListRow(rows, func(e *app.ListEntry, r listRow) {
+	err := t.eachListRow(rows, func(e *app.ListEntry, r listRow) {
 		entries[e.ID], byID[e.ID] = e, r
 	})
 	if err != nil {
