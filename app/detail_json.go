@@ -211,17 +211,9 @@ func appendLocationPtr(b []byte, l *Location) []byte {
 }
 
 func (d *Dealer) appendJSON(b []byte) []byte {
-	b = appendStringField(b, `{"companyName":`, d.CompanyName)
-	b = appendStringField(b, `,"webSiteUrl":`, d.WebSiteURL)
-	b = appendStringField(b, `,"companyPhone":`, d.CompanyPhone)
-	b = appendStringField(b, `,"companyLogoUrl":`, d.CompanyLogoURL)
-	b = append(b, `,"location":`...)
-	b = d.Location.appendJSON(b)
-	b = appendInt(b, `,"salesperson":{"id":`, d.Salesperson.ID)
-	b = appendStringField(b, `,"email":`, d.Salesperson.Email)
-	b = appendStringField(b, `,"firstName":`, d.Salesperson.FirstName)
-	b = appendStringField(b, `,"lastName":`, d.Salesperson.LastName)
-	return append(b, '}', '}')
+	b = appendDealerFields(b, d.CompanyName, d.WebSiteURL, d.CompanyPhone, d.CompanyLogoURL, &d.Location)
+	b = d.Salesperson.appendJSON(append(b, `,"salesperson":`...))
+	return append(b, '}')
 }
 
 func (p *Profit) appendJSON(b []byte) []byte {

@@ -23,7 +23,7 @@ func (d *Document) appendFields(b []byte) []byte {
 	b = appendStringField(b, `,"internalNotes":`, d.InternalNotes)
 	b = appendStringField(b, `,"projectTerms":`, d.ProjectTerms)
 	b = append(b, `,"areas":`...)
-	b = appendAreas(b, d.Areas)
+	b = appendArray(b, d.Areas, (*Area).appendJSON)
 	b = appendStringField(b, `,"pricing":{"discountType":`, string(d.Pricing.DiscountType))
 	b = appendRate(b, `,"discountPercentage":`, d.Pricing.DiscountPercentage)
 	b = appendMoney(b, `,"discountAmount":`, d.Pricing.DiscountAmount)
@@ -82,13 +82,17 @@ func (s *Salesperson) appendJSON(b []byte) []byte {
 }
 
 func (d *DealerProfile) appendJSON(b []byte) []byte {
-	b = appendStringField(b, `{"companyName":`, d.CompanyName)
-	b = appendStringField(b, `,"webSiteUrl":`, d.WebSiteURL)
-	b = appendStringField(b, `,"companyPhone":`, d.CompanyPhone)
-	b = appendStringField(b, `,"companyLogoUrl":`, d.CompanyLogoURL)
-	b = append(b, `,"location":`...)
-	b = d.Location.appendJSON(b)
-	return append(b, '}')
+	return append(appendDealerFields(b, d.CompanyName, d.WebSiteURL, d.CompanyPhone, d.CompanyLogoURL, &d.Location), '}')
+}
+
+// appendDealerFields opens a dealer (stored or viewed) and writes the
+// fields both forms have.
+func appendDealerFields(b []byte, name, web, phone, logo string, l *Location) []byte {
+	b = appendStringField(b, `{"companyName":`, name)
+	b = appendStringField(b, `,"webSiteUrl":`, web)
+	b = appendStringField(b, `,"companyPhone":`, phone)
+	b = appendStringField(b, `,"companyLogoUrl":`, logo)
+	return l.appendJSON(append(b, `,"location":`...))
 }
 
 func (t *TaxSettings) appendJSON(b []byte) []byte {

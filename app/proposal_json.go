@@ -41,50 +41,23 @@ func proposalSizeHint(p *Proposal) int {
 	return n
 }
 
-func appendAreas(b []byte, areas []Area) []byte {
-	if areas == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, a := range areas {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"id":`...)
-		b = strconv.AppendInt(b, a.ID, 10)
-		b = append(b, `,"name":`...)
-		b = appendString(b, a.Name)
-		b = append(b, `,"options":`...)
-		b = appendOptions(b, a.Options)
-		b = append(b, '}')
-	}
-	return append(b, ']')
+func (a *Area) appendJSON(b []byte) []byte {
+	b = appendInt(b, `{"id":`, a.ID)
+	b = appendStringField(b, `,"name":`, a.Name)
+	b = append(b, `,"options":`...)
+	b = appendArray(b, a.Options, (*Option).appendJSON)
+	return append(b, '}')
 }
 
-func appendOptions(b []byte, opts []Option) []byte {
-	if opts == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, o := range opts {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"id":`...)
-		b = strconv.AppendInt(b, o.ID, 10)
-		b = append(b, `,"status":`...)
-		b = appendString(b, string(o.Status))
-		b = append(b, `,"lastModifiedDate":`...)
-		b = o.LastModifiedDate.appendJSON(b)
-		b = append(b, `,"clientDescription":`...)
-		b = appendString(b, o.ClientDescription)
-		b = append(b, `,"installerDescription":`...)
-		b = appendString(b, o.InstallerDescription)
-		b = append(b, `,"items":`...)
-		b = appendArray(b, o.Items, (*Item).appendJSON)
-		b = append(b, '}')
-	}
-	return append(b, ']')
+func (o *Option) appendJSON(b []byte) []byte {
+	b = appendInt(b, `{"id":`, o.ID)
+	b = appendStringField(b, `,"status":`, string(o.Status))
+	b = appendTime(b, `,"lastModifiedDate":`, o.LastModifiedDate)
+	b = appendStringField(b, `,"clientDescription":`, o.ClientDescription)
+	b = appendStringField(b, `,"installerDescription":`, o.InstallerDescription)
+	b = append(b, `,"items":`...)
+	b = appendArray(b, o.Items, (*Item).appendJSON)
+	return append(b, '}')
 }
 
 func (it *Item) appendJSON(b []byte) []byte {

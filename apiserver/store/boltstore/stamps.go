@@ -2,7 +2,6 @@ package boltstore
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -19,7 +18,7 @@ import (
 var bStamps = []byte("stamps")
 
 func encodeStamp(p *app.Proposal) ([]byte, error) {
-	date, err := json.Marshal(p.LastModifiedDate)
+	date, err := p.LastModifiedDate.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}
