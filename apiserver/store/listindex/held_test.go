@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 )
 
 type ver uint64
@@ -54,70 +55,70 @@ func TestHeldBoundsAccounts(t *testing.T) {
 	}
 }
 
+// Readers of a version being built wait for that build, and all get it.
 func TestHeldBuildsOnceForConcurrentReaders(t *testing.T) {
-	h := NewHeld[ver](4, 0)
-	var builds atomic.Int32
-	release := make(chan struct{})
-	var wg sync.WaitGroup
-	got := make([]ver, 16)
-	for i := range got {
-		wg.Go(func() {
-			got[i], _ = h.Load(1, 5, func() (ver, error) {
-				builds.Add(1)
-				<-release
-				return 5, nil
+	synctest.Test(t, func(t *testing.T) {
+		h := NewHeld[ver](4, 0)
+		var builds atomic.Int32
+		release := make(chan struct{})
+		got := make([]ver, 16)
+		var wg sync.WaitGroup
+		for i := range got {
+			wg.Go(func() {
+				got[i], _ = h.Load(1, 5, func() (ver, error) {
+					builds.Add(1)
+					<-release
+					return 5, nil
+				})
 			})
-		})
-	}
-	for builds.Load() == 0 {
-		// wait until the first reader is building
-	}
-	close(release)
-	wg.Wait()
-	// A reader that arrives after the build finished finds it held; one
-	// that raced the first may have built too, but never all of them.
-	if n := builds.Load(); n < 1 || n > 2 {
-		t.Errorf("%d builds for 16 concurrent readers", n)
-	}
-	for i, v := range got {
-		if v != 5 {
-			t.Errorf("reader %d got %d", i, v)
 		}
-	}
-	if versions, building := h.Counts(1); versions != 1 || building != 0 {
-		t.Errorf("held %d versions, %d builds left; want 1 and 0", versions, building)
-	}
+		synctest.Wait() // one reader builds, fifteen wait for it
+		close(release)
+		wg.Wait()
+		if n := builds.Load(); n != 1 {
+			t.Errorf("%d builds for 16 concurrent readers, want 1", n)
+		}
+		for i, v := range got {
+			if v != 5 {
+				t.Errorf("reader %d got %d", i, v)
+			}
+		}
+		if versions, building := h.Counts(1); versions != 1 || building != 0 {
+			t.Errorf("held %d versions, %d builds left; want 1 and 0", versions, building)
+		}
+	})
 }
 
+// A reader waiting for a build that fails (its own request cancelled,
+// say) builds for itself instead of taking the other's error.
 func TestHeldRetriesAFailedBuildForAWaiter(t *testing.T) {
-	h := NewHeld[ver](4, 0)
-	started, release := make(chan struct{}), make(chan struct{})
-	errFirst := errors.New("first reader's request was cancelled")
-	done := make(chan error)
-	go func() {
-		_, err := h.Load(1, 2, func() (ver, error) {
-			close(started)
-			<-release
-			return 0, errFirst
-		})
-		done <- err
-	}()
-	<-started
-	waiter := make(chan ver)
-	go func() {
-		v, err := h.Load(1, 2, func() (ver, error) { return 2, nil })
-		if err != nil {
-			t.Errorf("waiter: %v", err)
+	synctest.Test(t, func(t *testing.T) {
+		h := NewHeld[ver](4, 0)
+		release := make(chan struct{})
+		errFirst := errors.New("first reader's request was cancelled")
+		first, waiter := make(chan error, 1), make(chan ver, 1)
+		go func() {
+			_, err := h.Load(1, 2, func() (ver, error) {
+				<-release
+				return 0, errFirst
+			})
+			first <- err
+		}()
+		synctest.Wait() // the first reader is building
+		go func() {
+			v, err := h.Load(1, 2, func() (ver, error) { return 2, nil })
+			if err != nil {
+				t.Errorf("waiter: %v", err)
+			}
+			waiter <- v
+		}()
+		synctest.Wait() // the second waits for the first's build
+		close(release)
+		if err := <-first; !errors.Is(err, errFirst) {
+			t.Errorf("first reader: %v, want its own error", err)
 		}
-		waiter <- v
-	}()
-	for _, building := h.Counts(1); building == 0; _, building = h.Counts(1) {
-	}
-	close(release)
-	if err := <-done; !errors.Is(err, errFirst) {
-		t.Errorf("first reader: %v, want its own error", err)
-	}
-	if v := <-waiter; v != 2 {
-		t.Errorf("waiter got %d, want 2", v)
-	}
+		if v := <-waiter; v != 2 {
+			t.Errorf("waiter got %d, want 2", v)
+		}
+	})
 }
