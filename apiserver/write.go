@@ -75,27 +75,35 @@ func encodeJSON(v any) ([]byte, error) {
 // etagOf is the ETag of a proposal version.
 func etagOf(version int64) string { return `"` + strconv.FormatInt(version, 10) + `"` }
 
+// Header values every answer shares; net/http only reads them.
+var (
+	noStore         = []string{"no-store"}
+	contentTypeJSON = []string{"application/json; charset=utf-8"}
+)
+
 // write sends a result.
 func (c *call) write(res result) error {
 	if err := res.rendered(); err != nil {
 		return fmt.Errorf("render the response: %w", err)
 	}
+	// Canonical keys set directly: Header.Set canonicalizes every key on
+	// every response.
 	h := c.w.Header()
 	if res.etag != "" {
-		h.Set("ETag", res.etag)
+		h["Etag"] = []string{res.etag}
 	}
 	if !res.lastModified.IsZero() {
-		h.Set("Last-Modified", res.lastModified.UTC().Format(http.TimeFormat))
+		h["Last-Modified"] = []string{res.lastModified.UTC().Format(http.TimeFormat)}
 	}
-	h.Set("Cache-Control", "no-store")
+	h["Cache-Control"] = noStore
 	if res.body == nil {
 		c.w.WriteHeader(res.status)
 		return nil
 	}
-	h.Set("Content-Type", "application/json; charset=utf-8")
+	h["Content-Type"] = contentTypeJSON
 	// A known length spares net/http the chunked encoding of bodies over
 	// 2 KB (a detail is ~10 KB): one write syscall fewer per response.
-	h.Set("Content-Length", strconv.Itoa(len(res.body)))
+	h["Content-Length"] = []string{strconv.Itoa(len(res.body))}
 	c.w.WriteHeader(res.status)
 	c.w.Write(res.body)
 	return nil

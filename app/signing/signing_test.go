@@ -253,6 +253,10 @@ func TestParseDateRoundTrip(t *testing.T) {
 		if want := in.Truncate(time.Second); !got.Equal(want) {
 			t.Errorf("ParseDate(FormatDate(%v)) = %v, want %v", in, got, want)
 		}
+		// The second read of the same text comes from the kept value.
+		if again, err := signing.ParseDate(s); err != nil || again != got {
+			t.Errorf("ParseDate(%q) again = %v, %v; first %v", s, again, err, got)
+		}
 		if _, offset := got.Zone(); offset != 0 {
 			t.Errorf("ParseDate(%q) has offset %d, want GMT", s, offset)
 		}
@@ -279,6 +283,10 @@ func TestParseDateRejects(t *testing.T) {
 		"Sun, 31 Nov 2026 06:21:04 GMT",
 		"Sun, 22 Nov 2026 06:21:04 GMT extra",
 	} {
+		// A valid date read just before must not make the next text pass.
+		if _, err := signing.ParseDate("Sun, 22 Nov 2026 06:21:04 GMT"); err != nil {
+			t.Fatal(err)
+		}
 		if got, err := signing.ParseDate(s); err == nil {
 			t.Errorf("ParseDate(%q) = %v, want an error", s, got)
 		}

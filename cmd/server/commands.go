@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -266,7 +267,8 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&cfg.User, "user", "", "user `email`")
 	fs.StringVar(&cfg.Password, "password", "", "user password (prefer PD_PASSWORD)")
 	fs.IntVar(&cfg.Clients, "clients", 8, "concurrent clients `N`")
-	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "how long to run")
+	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "how long to measure")
+	fs.DurationVar(&cfg.Warmup, "warmup", time.Second, "how long the clients run before the measured duration, not counted")
 	fs.StringVar(&cfg.Scenario, "scenario", "get", "get, list, create-area, mixed or catalog")
 	fs.StringVar(&cfg.SearchText, "search", "residence", "SearchText of the list scenario")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a base URL that is not loopback")
@@ -295,6 +297,15 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cfg.AppID, cfg.AppSecret = conn.AppID, conn.AppSecret
 	if wrkPath != "" {
 		return wrkTarget(ctx, cfg, wrkPath, bareAddr, stdout)
+	}
+	tuneGC() // the generator's heap is small too; its collections would be its own p99
+	if path := os.Getenv("PD_CPUPROFILE"); path != "" {
+		// The generator's own cost, beside the server's profile.
+		stopProfile, err := startCPUProfile(strings.ReplaceAll(path, "{pid}", strconv.Itoa(os.Getpid())))
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
 	}
 	res, err := load.Run(ctx, cfg)
 	if err != nil {

@@ -60,6 +60,7 @@ type writeGroup struct {
 type acctOverlay struct {
 	base    uint64 // the account's index version before the group
 	entries map[int64]*app.ListEntry
+	rows    map[int64][]byte // the entries' list rows as the API sends them
 }
 
 // overlayOf is the account's overlay, nil when the group wrote no list
@@ -71,17 +72,18 @@ func (g *writeGroup) overlayOf(accountID int64) *acctOverlay {
 	return g.overlays[accountID]
 }
 
-// put records a list entry written in the group.
-func (g *writeGroup) put(accountID int64, base uint64, e app.ListEntry) {
+// put records a list entry and its row written in the group.
+func (g *writeGroup) put(accountID int64, base uint64, e app.ListEntry, row []byte) {
 	if g.overlays == nil {
 		g.overlays = map[int64]*acctOverlay{}
 	}
 	ov := g.overlays[accountID]
 	if ov == nil {
-		ov = &acctOverlay{base: base, entries: map[int64]*app.ListEntry{}}
+		ov = &acctOverlay{base: base, entries: map[int64]*app.ListEntry{}, rows: map[int64][]byte{}}
 		g.overlays[accountID] = ov
 	}
 	ov.entries[e.ID] = &e
+	ov.rows[e.ID] = row
 }
 
 // writeQueue feeds the writer goroutine.
@@ -235,7 +237,7 @@ func callFn(fn func(store.Tx) error, t *tx) (panicked any, err error) {
 func (s *Store) prepareSnaps(g *writeGroup, w uint64) {
 	for acct, ov := range g.overlays {
 		if prev, ok := s.snaps.At(acct, ov.base); ok {
-			s.snaps.Add(acct, prev.With(ov.entries, w, prev.DeltaMax(s.cfg.deltaMin)))
+			s.snaps.Add(acct, prev.with(ov, w, s.cfg.deltaMin))
 		}
 	}
 }

@@ -148,7 +148,7 @@ type Store struct {
 	storeID string
 
 	// snaps are the recent versions of each account's list index.
-	snaps *listindex.Held[*listindex.Snap]
+	snaps *listindex.Held[*listState]
 
 	writes *writeQueue
 
@@ -199,7 +199,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	s := &Store{db: db, cfg: cfg, snaps: listindex.NewHeld[*listindex.Snap](keepSnaps, 0), decoded: newDecodeCaches()}
+	s := &Store{db: db, cfg: cfg, snaps: listindex.NewHeld[*listState](keepSnaps, 0), decoded: newDecodeCaches()}
 	if err := s.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)

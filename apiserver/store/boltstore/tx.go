@@ -156,6 +156,7 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 		}
 	}
 	entry := app.EntryOf(p)
+	var row []byte // the list row, for the index kept in memory
 	for _, w := range []struct {
 		bucket []byte
 		v      any
@@ -174,6 +175,9 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 		}
 		if err := t.b(w.bucket).Put(key, data); err != nil {
 			return err
+		}
+		if bytes.Equal(w.bucket, bRows) {
+			row = data
 		}
 		if bytes.Equal(w.bucket, bProposals) {
 			r := record{key: strconv.FormatInt(p.ID, 10), raw: data}
@@ -215,7 +219,7 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 	if err := t.ab.Put(kIndexTx, u64(newW)); err != nil {
 		return err
 	}
-	t.g.put(t.id, t.baseW, entry)
+	t.g.put(t.id, t.baseW, entry, row)
 	return nil
 }
 

@@ -100,7 +100,7 @@ func (t *tx) indexedList(q app.ListQuery) ([]listRow, int, error) {
 	page, count := ls.idx.Query(&q)
 	rows := make([]listRow, len(page))
 	for i, e := range page {
-		rows[i], _ = ls.rows.get(e.ID)
+		rows[i], _ = ls.rows.Get(e.ID)
 	}
 	return rows, count, nil
 }

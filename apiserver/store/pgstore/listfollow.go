@@ -3,7 +3,6 @@ package pgstore
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"strconv"
 	"time"
 
@@ -41,7 +40,7 @@ const listDeltaMin = 1024
 // proposal's version, list row and modification date as stored.
 type listState struct {
 	idx  *listindex.Snap
-	rows layered[int64, listRow]
+	rows listindex.Layered[int64, listRow]
 }
 
 func (ls *listState) Version() uint64 { return ls.idx.Version() }
@@ -124,7 +123,7 @@ func (t *tx) loadList(w uint64) (*listState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list index of account %d: %w", t.id, err)
 	}
-	return &listState{idx: listindex.New(entries, w), rows: layered[int64, listRow]{base: byID}}, nil
+	return &listState{idx: listindex.New(entries, w), rows: listindex.NewLayered(byID)}, nil
 }
 
 // catchUpList is prev moved to position w: the proposals changed after
@@ -142,12 +141,12 @@ func (t *tx) catchUpList(prev *listState, w uint64) (*listState, error) {
 		return nil, fmt.Errorf("list index of account %d: %w", t.id, err)
 	}
 	idx := prev.idx.With(entries, w, prev.idx.DeltaMax(listDeltaMin))
-	return &listState{idx: idx, rows: prev.rows.with(byID, prev.idx.DeltaMax(listDeltaMin))}, nil
+	return &listState{idx: idx, rows: prev.rows.With(byID, prev.idx.DeltaMax(listDeltaMin))}, nil
 }
 
 // stamp is ProposalStamp from the list index.
 func (ls *listState) stamp(id int64) (int64, app.Time, error) {
-	r, ok := ls.rows.get(id)
+	r, ok := ls.rows.Get(id)
 	if !ok {
 		return 0, app.Time{}, notFound("proposal %d not found", id)
 	}
@@ -158,36 +157,4 @@ func (ls *listState) stamp(id int64) (int64, app.Time, error) {
 		}
 	}
 	return r.version, modified, nil
-}
-
-// layered is a map that is never changed once made: a base shared by
-// many versions and the few keys changed since, merged into a new base
-// once they pass a bound, so a new version costs its changes.
-type layered[K comparable, V any] struct {
-	base, delta map[K]V
-}
-
-func (l layered[K, V]) get(k K) (V, bool) {
-	if v, ok := l.delta[k]; ok {
-		return v, true
-	}
-	v, ok := l.base[k]
-	return v, ok
-}
-
-// with is l with the keys of changed set, merged into a new base when
-// more than deltaMax keys have changed.
-func (l layered[K, V]) with(changed map[K]V, deltaMax int) layered[K, V] {
-	if len(l.delta)+len(changed) <= deltaMax {
-		delta := maps.Clone(l.delta)
-		if delta == nil {
-			delta = make(map[K]V, len(changed))
-		}
-		maps.Copy(delta, changed)
-		return layered[K, V]{base: l.base, delta: delta}
-	}
-	base := maps.Clone(l.base)
-	maps.Copy(base, l.delta)
-	maps.Copy(base, changed)
-	return layered[K, V]{base: base}
 }

@@ -25,7 +25,7 @@ func (w *worker) catalog(ctx context.Context) (int, []byte, error) {
 	if w.r.IntN(5) == 0 {
 		q.Set("ItemType", "Part")
 	}
-	return w.c.do(ctx, http.MethodGet, "/public/catalog?"+q.Encode(), nil)
+	return w.do(ctx, http.MethodGet, "/public/catalog?"+q.Encode(), nil)
 }
 
 // warmCatalog sends one search before the run: the server builds an

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -134,9 +135,42 @@ func TestRunRecordsServerErrors(t *testing.T) {
 	}
 }
 
+// TestWarmupIsNotCounted runs clients for a warm-up before the measured
+// part: the server answers more requests than the run reports, and the
+// rate is over the measured part only.
+func TestWarmupIsNotCounted(t *testing.T) {
+	var served atomic.Int64
+	srv, creds := startDemoServer(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			served.Add(1)
+			h.ServeHTTP(w, r)
+		})
+	})
+	sales, _ := creds.User(demo.MainAccountName, app.RoleSales, true)
+	const warmup, measured = 600 * time.Millisecond, 300 * time.Millisecond
+	res, err := Run(context.Background(), Config{
+		BaseURL: srv.URL, AppID: creds.AppID, AppSecret: creds.AppSecret,
+		User: sales.Email, Password: sales.Password, Clients: 2, Duration: measured, Warmup: warmup,
+		Scenario: ScenarioList,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Besides the run's: the key exchange before it.
+	if n := served.Load() - 1; res.Requests < 1 || int64(res.Requests) >= n {
+		t.Errorf("the run reports %d requests of the %d served; want the warm-up's left out", res.Requests, n)
+	}
+	if res.Elapsed < measured || res.Elapsed >= warmup+measured {
+		t.Errorf("elapsed %v; want the measured %v and not the warm-up", res.Elapsed, measured)
+	}
+	if want := float64(res.Requests) / res.Elapsed.Seconds(); res.Throughput != want {
+		t.Errorf("throughput %.1f, want %.1f", res.Throughput, want)
+	}
+}
+
 // startDemoServer is a real in-process server on loopback with the demo
-// data, closed when the test ends.
-func startDemoServer(t *testing.T) (*httptest.Server, demo.Credentials) {
+// data, closed when the test ends; wrap, if given, goes around the API.
+func startDemoServer(t *testing.T, wrap ...func(http.Handler) http.Handler) (*httptest.Server, demo.Credentials) {
 	t.Helper()
 	st, err := boltstore.Open(filepath.Join(t.TempDir(), "load.db"), boltstore.WithNoSync())
 	if err != nil {
@@ -147,7 +181,11 @@ func startDemoServer(t *testing.T) (*httptest.Server, demo.Credentials) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(apiserver.New(apiserver.Config{Logger: slog.New(slog.DiscardHandler)}, st))
+	var h http.Handler = apiserver.New(apiserver.Config{Logger: slog.New(slog.DiscardHandler)}, st)
+	for _, w := range wrap {
+		h = w(h)
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv, creds
 }
