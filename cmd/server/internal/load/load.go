@@ -237,7 +237,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		MaxIdleConns:        cfg.Clients * 2,
 		MaxIdleConnsPerHost: cfg.Clients,
 		IdleConnTimeout:     90 * time.Second,
-		// A list page is tens of KB: read it in one or two system calls
+		// A list page is about 16 KB: read it in one system call
 		// rather than 4 KB at a time.
 		ReadBufferSize: 64 << 10,
 		DialContext:    (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
