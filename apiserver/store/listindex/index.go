@@ -156,11 +156,11 @@ func (b *baseIndex) wordSlots(w string) bitset {
 	return slices.Clone(s)
 }
 
-// match returns the slots that match m and are not superseded by delta,
-// and how many there are. The archive flag and statuses, which nearly
+// match returns the slots that match m and are not in gone (superseded by
+// a snapshot's delta), and how many there are. The archive flag and statuses, which nearly
 // every query filters on, are answered with bitsets; only the rarer
 // filters (contact, salesperson, modified date) look at entries.
-func (b *baseIndex) match(m app.Matcher, q *app.ListQuery, delta map[int64]*app.ListEntry) (bitset, int) {
+func (b *baseIndex) match(m app.Matcher, q *app.ListQuery, gone bitset) (bitset, int) {
 	var s bitset
 	if words := m.Words(); len(words) == 0 {
 		s = slices.Clone(b.flagSets().live)
@@ -186,10 +186,8 @@ func (b *baseIndex) match(m app.Matcher, q *app.ListQuery, delta map[int64]*app.
 		}
 		s.and(either)
 	}
-	for id := range delta {
-		if slot, ok := b.pos[id]; ok {
-			s[slot>>6] &^= 1 << (slot & 63)
-		}
+	if gone != nil {
+		s.andNot(gone)
 	}
 	count := 0
 	perEntry := q.ContactID != 0 || q.SalesPersonID != 0 || !q.ModifiedAfter.IsZero()
@@ -289,6 +287,16 @@ type Snap struct {
 	w     uint64
 	base  *baseIndex
 	delta map[int64]*app.ListEntry
+	// gone marks the base slots the delta supersedes, and deltaOrders[f]
+	// holds the delta's entries sorted by app.SortFields[f] ascending
+	// (built on first use): with a thousand entries written since the
+	// base, finding them in the map and sorting the matches at every page
+	// made a list page a hundred times dearer.
+	gone        bitset
+	deltaOrders [6]struct {
+		once    sync.Once
+		entries []*app.ListEntry
+	}
 }
 
 // New is the index of entries at version w.
@@ -314,7 +322,16 @@ func (sn *Snap) With(overlay map[int64]*app.ListEntry, w uint64, deltaMax int) *
 	}
 	maps.Copy(delta, overlay)
 	if len(delta) <= deltaMax {
-		return &Snap{w: w, base: sn.base, delta: delta}
+		gone := slices.Clone(sn.gone)
+		for id := range overlay {
+			if slot, ok := sn.base.pos[id]; ok {
+				if gone == nil {
+					gone = newBitset(len(sn.base.entries))
+				}
+				gone.set(slot)
+			}
+		}
+		return &Snap{w: w, base: sn.base, delta: delta, gone: gone}
 	}
 	entries := make([]app.ListEntry, len(sn.base.entries), len(sn.base.entries)+len(delta))
 	copy(entries, sn.base.entries)
@@ -328,17 +345,43 @@ func (sn *Snap) With(overlay map[int64]*app.ListEntry, w uint64, deltaMax int) *
 	return New(entries, w)
 }
 
+// deltaOrder returns the delta's entries sorted by app.SortFields[f]
+// ascending.
+func (sn *Snap) deltaOrder(f int) []*app.ListEntry {
+	o := &sn.deltaOrders[f]
+	o.once.Do(func() {
+		o.entries = slices.Collect(maps.Values(sn.delta))
+		sortEntries(&app.ListQuery{SortBy: app.SortFields[f]}, o.entries)
+	})
+	return o.entries
+}
+
+// freshMatches returns the delta's entries that match m, in q's order
+// (descending is ascending reversed: q.Compare ties on the ID).
+func (sn *Snap) freshMatches(m app.Matcher, q *app.ListQuery) []*app.ListEntry {
+	if len(sn.delta) == 0 {
+		return nil
+	}
+	order := sn.deltaOrder(sortIndex(q))
+	var out []*app.ListEntry
+	for i := range order {
+		e := order[i]
+		if q.Descending {
+			e = order[len(order)-1-i]
+		}
+		if m.Match(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // Query answers q with app.ListQuery.Select's semantics: the page's
 // entries and the number of all matches.
 func (sn *Snap) Query(q *app.ListQuery) ([]*app.ListEntry, int) {
 	m := q.Matcher()
-	slots, count := sn.base.match(m, q, sn.delta)
-	var fresh []*app.ListEntry
-	for _, e := range sn.delta {
-		if m.Match(e) {
-			fresh = append(fresh, e)
-		}
-	}
+	slots, count := sn.base.match(m, q, sn.gone)
+	fresh := sn.freshMatches(m, q)
 	count += len(fresh)
 	// Compare page numbers, not offsets, as app.ListQuery.Page does.
 	if count == 0 || q.PageSize < 1 || q.PageNumber < 1 || q.PageNumber-1 > (count-1)/q.PageSize {
@@ -358,7 +401,6 @@ func (sn *Snap) Query(q *app.ListQuery) ([]*app.ListEntry, int) {
 	}
 	// Many matches: walk the base's sorted order, merged with the sorted
 	// matches of the delta, until the page is complete.
-	sortEntries(q, fresh)
 	order := sn.base.order(sortIndex(q))
 	i, step := 0, 1
 	if q.Descending {
