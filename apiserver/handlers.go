@@ -46,31 +46,38 @@ func (s *Server) getProposal(c *call) error {
 	if err != nil {
 		return err
 	}
+	opts := c.viewOptions()
+	cached := func(version int64, modified app.Time) (result, bool) {
+		body, ok := s.rendered.get(renderKey{id: id, version: version, costs: opts.ViewCosts})
+		return result{status: http.StatusOK, body: body, etag: etagOf(version), lastModified: modified.Time}, ok
+	}
+	if m, ok := s.st.(store.StampMemo); ok {
+		if version, modified, ok := m.MemoStamp(c.account.ID, id); ok {
+			if res, ok := cached(version, modified); ok {
+				return c.write(res)
+			}
+		}
+	}
 	return s.view(c, func(tx store.Tx) (result, error) {
 		// The version first: a cached rendering of it needs nothing more.
 		version, modified, err := tx.ProposalStamp(id)
 		if err != nil {
 			return result{}, err
 		}
-		opts := c.viewOptions()
-		key := renderKey{id: id, version: version, costs: opts.ViewCosts}
-		res := result{status: http.StatusOK}
-		if body, ok := s.rendered.get(key); ok {
-			res.body = body
-		} else {
-			p, err := tx.Proposal(id)
-			if err != nil {
-				return result{}, err
-			}
-			d := app.DetailView(p, opts)
-			if res, err = jsonResult(&d); err != nil {
-				return result{}, err
-			}
-			version, modified = p.Version, p.LastModifiedDate
-			key.version = version
-			s.rendered.put(key, res.body)
+		if res, ok := cached(version, modified); ok {
+			return res, nil
 		}
-		res.etag, res.lastModified = etagOf(version), modified.Time
+		p, err := tx.Proposal(id)
+		if err != nil {
+			return result{}, err
+		}
+		d := app.DetailView(p, opts)
+		res, err := jsonResult(&d)
+		if err != nil {
+			return result{}, err
+		}
+		s.rendered.put(renderKey{id: id, version: p.Version, costs: opts.ViewCosts}, res.body)
+		res.etag, res.lastModified = etagOf(p.Version), p.LastModifiedDate.Time
 		return res, nil
 	})
 }

@@ -130,6 +130,15 @@ func AccountReadFrom(ctx context.Context) AccountRead {
 	return r
 }
 
+// StampMemo is what a store may offer beside Store: a proposal's version
+// and lastModifiedDate as a read-only transaction last read them, when
+// the store knows without a transaction that nothing was written since
+// (boltstore: it is the file's only writer). A detail GET whose
+// rendering is cached then reads nothing at all.
+type StampMemo interface {
+	MemoStamp(accountID, proposalID int64) (version int64, modified app.Time, ok bool)
+}
+
 // Tx is one transaction over one account's data.
 type Tx interface {
 	// Directory is the account's users, contacts and locations, as the

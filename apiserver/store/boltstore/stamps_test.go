@@ -65,3 +65,70 @@ func TestMigrationStampsEveryProposal(t *testing.T) {
 		t.Fatalf("checked %d stamps: %v", checked, err)
 	}
 }
+
+// A stamp read by a View is memoized until the next write of any kind,
+// only for the account that read it.
+func TestStampMemo(t *testing.T) {
+	f := storetest.NewFixture(t, backend)
+	s := f.S.(*Store)
+	read := func(acct, id int64) (version int64) {
+		t.Helper()
+		err := s.View(ctx, acct, func(tx store.Tx) error {
+			var err error
+			version, _, err = tx.ProposalStamp(id)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return version
+	}
+	memo := func(acct, id int64) (int64, bool) {
+		v, _, ok := s.MemoStamp(acct, id)
+		return v, ok
+	}
+	if _, ok := memo(f.A, f.ProposalA); ok {
+		t.Fatal("a stamp nobody read is memoized")
+	}
+	v := read(f.A, f.ProposalA)
+	if got, ok := memo(f.A, f.ProposalA); !ok || got != v {
+		t.Fatalf("memo after a read = %d, %v; want %d", got, ok, v)
+	}
+	if _, ok := memo(f.B, f.ProposalA); ok {
+		t.Error("another account finds the stamp")
+	}
+	// A write elsewhere (the other account, not a proposal) forgets it.
+	if err := s.Update(ctx, f.B, func(tx store.Tx) error { tx.NextID(); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := memo(f.A, f.ProposalA); ok {
+		t.Error("the memo survived a write")
+	}
+	// The proposal's own write: the next read memoizes the new version.
+	err := s.Update(ctx, f.A, func(tx store.Tx) error {
+		p, err := tx.Proposal(f.ProposalA)
+		if err != nil {
+			return err
+		}
+		p.Name = "renamed"
+		return tx.PutProposal(p)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v2 := read(f.A, f.ProposalA); v2 <= v {
+		t.Fatalf("version %d after a write, was %d", v2, v)
+	} else if got, ok := memo(f.A, f.ProposalA); !ok || got != v2 {
+		t.Errorf("memo = %d, %v; want %d", got, ok, v2)
+	}
+	// A read that began before a write puts what it read at the count it
+	// began with: never served after the write.
+	began := s.commits.Load()
+	if err := s.update(func(*bolt.Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	s.stamps.put(began, stampKey{f.A, f.ProposalA}, stamp{version: 1})
+	if _, ok := memo(f.A, f.ProposalA); ok {
+		t.Error("a stamp read before a write is served after it")
+	}
+}

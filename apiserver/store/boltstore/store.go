@@ -155,9 +155,10 @@ type Store struct {
 	decoded decodeCaches
 	// commits counts write transactions, each counted after its commit:
 	// what was read after a count was taken holds until the count moves
-	// (credcache.go).
+	// (memo.go).
 	commits atomic.Uint64
-	creds   credCache
+	creds   memo[string, store.Credentials]
+	stamps  memo[stampKey, stamp]
 
 	// catIdx is each account's catalog search index (catalog.go).
 	catMu  sync.Mutex
@@ -269,11 +270,13 @@ func (s *Store) View(ctx context.Context, accountID int64, fn func(store.Tx) err
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	writes := s.commits.Load() // before the transaction: see memo
 	return s.db.View(func(btx *bolt.Tx) error {
 		t, err := s.begin(btx, accountID)
 		if err != nil {
 			return err
 		}
+		t.view, t.viewWrites = true, writes
 		if err := fn(t); err != nil {
 			return err
 		}

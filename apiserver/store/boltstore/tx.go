@@ -26,6 +26,10 @@ type tx struct {
 
 	// baseW is the account's index version when the tx began.
 	baseW uint64
+	// view is set in a read-only View, with Store.commits when it
+	// began: the count the stamps it reads are memoized at.
+	view       bool
+	viewWrites uint64
 	// g is the write group this tx belongs to (nil when read-only);
 	// wrote is set by every method that writes, so a failure after it
 	// rolls the group back (see commitqueue.go).
@@ -114,6 +118,9 @@ func (t *tx) ProposalStamp(id int64) (int64, app.Time, error) {
 	version, modified, err := decodeStamp(v)
 	if err != nil {
 		return 0, app.Time{}, fmt.Errorf("proposal %d: %w", id, err)
+	}
+	if t.view {
+		t.s.stamps.put(t.viewWrites, stampKey{t.id, id}, stamp{version, modified})
 	}
 	return version, modified, nil
 }
