@@ -7,11 +7,11 @@
 package listindex
 
 import (
-	"maps"
 	"math/bits"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"proposaldesk/app"
 )
@@ -28,6 +28,7 @@ import (
 // union of the postings of the tokens that contain it, and the tokens are
 // found through a trigram index over the (far fewer) distinct tokens.
 type baseIndex struct {
+	w       uint64 // the version the base holds the entries of
 	entries []app.ListEntry
 	pos     map[int64]int32 // ID -> slot in entries
 	tokens  []string        // distinct tokens of the entries' Search
@@ -51,10 +52,15 @@ type baseIndex struct {
 		once  sync.Once
 		slots []int32
 	}
+
+	// The base that replaces this one, built in the background once the
+	// deltas over it grow (rebuild.go).
+	rebuilding atomic.Bool
+	rebuilt    atomic.Pointer[Snap]
 }
 
-func newBase(entries []app.ListEntry) *baseIndex {
-	b := &baseIndex{entries: entries, pos: make(map[int64]int32, len(entries))}
+func newBase(entries []app.ListEntry, w uint64) *baseIndex {
+	b := &baseIndex{w: w, entries: entries, pos: make(map[int64]int32, len(entries))}
 	tokID := map[string]int32{}
 	for slot := range entries {
 		b.pos[entries[slot].ID] = int32(slot)
@@ -286,7 +292,7 @@ func sortIndex(q *app.ListQuery) int {
 type Snap struct {
 	w     uint64
 	base  *baseIndex
-	delta map[int64]*app.ListEntry
+	delta Layered[int64, written]
 	// gone marks the base slots the delta supersedes, and deltaOrders[f]
 	// holds the delta's entries sorted by app.SortFields[f] ascending
 	// (built on first use): with a thousand entries written since the
@@ -299,50 +305,76 @@ type Snap struct {
 	}
 }
 
+// deltaLayer bounds the recent layer of a snapshot's delta.
+const deltaLayer = 64
+
+// written is an entry of a delta with the version it was written at (or
+// a later one: With labels a whole overlay with its version).
+type written struct {
+	e *app.ListEntry
+	w uint64
+}
+
 // New is the index of entries at version w.
 func New(entries []app.ListEntry, w uint64) *Snap {
-	return &Snap{w: w, base: newBase(entries)}
+	return &Snap{w: w, base: newBase(entries, w)}
 }
 
 // Version is the version the snapshot was made at.
 func (sn *Snap) Version() uint64 { return sn.w }
 
 // DeltaMax is how many changed entries a snapshot holds beside its base
-// before With rebuilds the base: an eighth of the entries (at least min),
-// so rebuilding costs a constant per write.
+// before With has the base rebuilt: an eighth of the entries (at least
+// min), so rebuilding costs a constant per write.
 func (sn *Snap) DeltaMax(min int) int { return max(min, len(sn.base.entries)/8) }
 
 // With returns the snapshot at version w after the writes in overlay
-// (proposals are never deleted). The base is rebuilt when the delta
-// grows past deltaMax.
+// (proposals are never deleted). Past deltaMax a new base is built in the
+// background and taken by the first With after it is ready (rebuild.go);
+// past twice deltaMax (the build is late) the base is rebuilt at once.
 func (sn *Snap) With(overlay map[int64]*app.ListEntry, w uint64, deltaMax int) *Snap {
-	delta := maps.Clone(sn.delta)
-	if delta == nil {
-		delta = make(map[int64]*app.ListEntry, len(overlay))
+	labeled := make(map[int64]written, len(overlay))
+	for id, e := range overlay {
+		labeled[id] = written{e, w}
 	}
-	maps.Copy(delta, overlay)
-	if len(delta) <= deltaMax {
-		gone := slices.Clone(sn.gone)
-		for id := range overlay {
-			if slot, ok := sn.base.pos[id]; ok {
-				if gone == nil {
-					gone = newBitset(len(sn.base.entries))
-				}
-				gone.set(slot)
-			}
-		}
-		return &Snap{w: w, base: sn.base, delta: delta, gone: gone}
+	// Layered: a write copies the recent part of the delta, not all of
+	// it (a thousand entries were a write's largest cost).
+	delta := sn.delta.With(labeled, deltaLayer)
+	next := &Snap{w: w, base: sn.base, delta: delta}
+	if r := sn.base.rebuilt.Load(); r != nil && r.w <= w {
+		return next.rebasedOn(r, deltaMax)
 	}
-	entries := make([]app.ListEntry, len(sn.base.entries), len(sn.base.entries)+len(delta))
-	copy(entries, sn.base.entries)
-	for id, e := range delta {
+	if delta.Len()/2 > deltaMax { // written so that deltaMax may be math.MaxInt
+		return New(next.entries(), w)
+	}
+	next.gone = slices.Clone(sn.gone)
+	for id := range overlay {
 		if slot, ok := sn.base.pos[id]; ok {
-			entries[slot] = *e
-		} else {
-			entries = append(entries, *e)
+			if next.gone == nil {
+				next.gone = newBitset(len(sn.base.entries))
+			}
+			next.gone.set(slot)
 		}
 	}
-	return New(entries, w)
+	if delta.Len() > deltaMax {
+		next.rebuildLater()
+	}
+	return next
+}
+
+// entries is every entry of the snapshot: the base's with the delta's
+// over them.
+func (sn *Snap) entries() []app.ListEntry {
+	entries := make([]app.ListEntry, len(sn.base.entries), len(sn.base.entries)+sn.delta.Len())
+	copy(entries, sn.base.entries)
+	for id, d := range sn.delta.All() {
+		if slot, ok := sn.base.pos[id]; ok {
+			entries[slot] = *d.e
+		} else {
+			entries = append(entries, *d.e)
+		}
+	}
+	return entries
 }
 
 // deltaOrder returns the delta's entries sorted by app.SortFields[f]
@@ -350,7 +382,10 @@ func (sn *Snap) With(overlay map[int64]*app.ListEntry, w uint64, deltaMax int) *
 func (sn *Snap) deltaOrder(f int) []*app.ListEntry {
 	o := &sn.deltaOrders[f]
 	o.once.Do(func() {
-		o.entries = slices.Collect(maps.Values(sn.delta))
+		o.entries = make([]*app.ListEntry, 0, sn.delta.Len())
+		for _, d := range sn.delta.All() {
+			o.entries = append(o.entries, d.e)
+		}
 		sortEntries(&app.ListQuery{SortBy: app.SortFields[f]}, o.entries)
 	})
 	return o.entries
@@ -359,7 +394,7 @@ func (sn *Snap) deltaOrder(f int) []*app.ListEntry {
 // freshMatches returns the delta's entries that match m, in q's order
 // (descending is ascending reversed: q.Compare ties on the ID).
 func (sn *Snap) freshMatches(m app.Matcher, q *app.ListQuery) []*app.ListEntry {
-	if len(sn.delta) == 0 {
+	if sn.delta.Len() == 0 {
 		return nil
 	}
 	order := sn.deltaOrder(sortIndex(q))

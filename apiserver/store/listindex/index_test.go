@@ -1,39 +1,59 @@
 package listindex
 
 import (
+	"maps"
 	"slices"
 	"testing"
+	"testing/synctest"
 
 	"proposaldesk/apiserver/store/storetest"
 	"proposaldesk/app"
 )
 
-// The index answers as app.ListQuery.Select does over the same entries:
-// random entries and queries, each asked twice (the second time through
-// the remembered word slots), with writes now and then that go to the
-// delta or, past its bound, into a rebuilt base.
-func TestQueryEqualsSelect(t *testing.T) {
-	g := storetest.NewGen(11)
-	entries := map[int64]app.ListEntry{}
-	fill := func(id int64) *app.ListEntry {
-		p := &app.Proposal{}
-		p.ID, p.Number = id, 1000+id
-		g.Fill(p)
-		e := app.EntryOf(p)
-		entries[id] = e
-		return &e
+// model is the entries a snapshot should hold, and the reference its
+// answers are held to.
+type model struct {
+	g       *storetest.Gen
+	entries map[int64]app.ListEntry
+}
+
+// newModel is n random entries.
+func newModel(seed uint64, n int) *model {
+	m := &model{g: storetest.NewGen(seed), entries: map[int64]app.ListEntry{}}
+	for id := range int64(n) {
+		m.fill(id + 1)
 	}
-	for id := range int64(400) {
-		fill(id + 1)
+	return m
+}
+
+// fill (re)writes entry id with random content.
+func (m *model) fill(id int64) *app.ListEntry {
+	p := &app.Proposal{}
+	p.ID, p.Number = id, 1000+id
+	m.g.Fill(p)
+	e := app.EntryOf(p)
+	m.entries[id] = e
+	return &e
+}
+
+// writes rewrites n random entries and adds one.
+func (m *model) writes(n int) map[int64]*app.ListEntry {
+	overlay := map[int64]*app.ListEntry{}
+	for range n {
+		id := int64(1 + m.g.R.IntN(len(m.entries)))
+		overlay[id] = m.fill(id)
 	}
-	all := func() []app.ListEntry {
-		l := make([]app.ListEntry, 0, len(entries))
-		for _, e := range entries {
-			l = append(l, e)
-		}
-		return l
-	}
-	sn := New(all(), 1)
+	id := int64(len(m.entries) + 1)
+	overlay[id] = m.fill(id)
+	return overlay
+}
+
+func (m *model) all() []app.ListEntry { return slices.Collect(maps.Values(m.entries)) }
+
+// check asks sn a random query twice (the second time through the
+// remembered word slots) and compares with app.ListQuery.Select.
+func (m *model) check(t *testing.T, sn *Snap) {
+	t.Helper()
 	ids := func(l []app.ListEntry) []int64 {
 		out := make([]int64, len(l))
 		for i, e := range l {
@@ -41,28 +61,71 @@ func TestQueryEqualsSelect(t *testing.T) {
 		}
 		return out
 	}
-	for i := range 300 {
-		if i%30 == 29 {
-			overlay := map[int64]*app.ListEntry{}
-			for range 6 {
-				id := int64(1 + g.R.IntN(len(entries)))
-				overlay[id] = fill(id)
-			}
-			id := int64(len(entries) + 1)
-			overlay[id] = fill(id)
-			sn = sn.With(overlay, sn.Version()+1, 16)
+	q := m.g.Query()
+	wantPage, wantCount := q.Select(m.all())
+	for try := range 2 {
+		page, count := sn.Query(&q)
+		got := make([]app.ListEntry, len(page))
+		for j, e := range page {
+			got[j] = *e
 		}
-		q := g.Query()
-		wantPage, wantCount := q.Select(all())
-		for try := range 2 {
-			page, count := sn.Query(&q)
-			got := make([]app.ListEntry, len(page))
-			for j, e := range page {
-				got[j] = *e
-			}
-			if count != wantCount || !slices.Equal(ids(got), ids(wantPage)) {
-				t.Fatalf("query %d (%+v), try %d: count %d page %v; want %d %v", i, q, try, count, ids(got), wantCount, ids(wantPage))
-			}
+		if count != wantCount || !slices.Equal(ids(got), ids(wantPage)) {
+			t.Fatalf("query %+v, try %d: count %d page %v; want %d %v", q, try, count, ids(got), wantCount, ids(wantPage))
 		}
 	}
+}
+
+// The index answers as app.ListQuery.Select does over the same entries:
+// random entries and queries, with writes now and then that go to the
+// delta or, past its bound, into a rebuilt base (at once or in the
+// background, whichever comes first).
+func TestQueryEqualsSelect(t *testing.T) {
+	m := newModel(11, 400)
+	sn := New(m.all(), 1)
+	for i := range 300 {
+		if i%30 == 29 {
+			sn = sn.With(m.writes(6), sn.Version()+1, 16)
+		}
+		m.check(t, sn)
+	}
+}
+
+// Past its bound the delta is folded into a base built in the
+// background; the first snapshot after it is ready keeps only the
+// entries written since, and answers as before.
+func TestRebuildInBackground(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newModel(3, 300)
+		const deltaMax = 40
+		sn := New(m.all(), 1)
+		base := sn.base
+		early := sn.With(m.writes(1), 2, deltaMax)
+		sn = early
+		for sn.delta.Len() <= deltaMax {
+			sn = sn.With(m.writes(1), sn.Version()+1, deltaMax)
+			m.check(t, sn)
+		}
+		builtAt := sn.Version()
+		synctest.Wait() // the build is done
+		r := base.rebuilt.Load()
+		if r == nil || r.Version() != builtAt || len(r.base.entries) != len(m.entries) {
+			t.Fatalf("no base rebuilt at version %d: %+v", builtAt, r)
+		}
+		if sn.base != base {
+			t.Fatal("a snapshot made before the build changed base")
+		}
+		m.check(t, sn)
+		sn = sn.With(m.writes(1), sn.Version()+1, deltaMax)
+		if sn.base != r.base || sn.delta.Len() > 2 {
+			t.Fatalf("after the build: base replaced %v, %d entries in the delta; want the new base and this write's", sn.base == r.base, sn.delta.Len())
+		}
+		for range 5 {
+			m.check(t, sn)
+		}
+		// A snapshot of the old base older than the rebuilt one does not
+		// take it: the new base holds writes it must not see.
+		if old := early.With(map[int64]*app.ListEntry{}, 3, deltaMax); old.base != base {
+			t.Error("a snapshot older than the rebuilt base took it")
+		}
+	})
 }

@@ -22,6 +22,16 @@ func TestLayeredWith(t *testing.T) {
 			if _, ok := m.Get(5); ok {
 				t.Error("Get(5) found a key never set")
 			}
+			all := map[int]string{}
+			for k, v := range m.All() {
+				if _, twice := all[k]; twice {
+					t.Errorf("All yields %d twice", k)
+				}
+				all[k] = v
+			}
+			if len(all) != 4 || m.Len() != 4 || all[2] != "B" {
+				t.Errorf("All = %v, Len = %d; want the 4 keys, 2 as B", all, m.Len())
+			}
 			// The older version is untouched.
 			if v, _ := l.Get(2); v != "b" {
 				t.Errorf("the base's 2 became %q", v)
