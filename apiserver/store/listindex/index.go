@@ -57,6 +57,9 @@ type baseIndex struct {
 	// deltas over it grow (rebuild.go).
 	rebuilding atomic.Bool
 	rebuilt    atomic.Pointer[Snap]
+	// readTax sums the delta sizes the queries over this base have
+	// merged; past a rebuild's worth, reads have the base rebuilt.
+	readTax atomic.Int64
 }
 
 func newBase(entries []app.ListEntry, w uint64) *baseIndex {
@@ -303,6 +306,9 @@ type Snap struct {
 		once    sync.Once
 		entries []*app.ListEntry
 	}
+	// rebased is this snapshot over a base rebuilt since, once a query
+	// has made it (rebuild.go).
+	rebased atomic.Pointer[Snap]
 }
 
 // deltaLayer bounds the recent layer of a snapshot's delta.
@@ -414,6 +420,11 @@ func (sn *Snap) freshMatches(m app.Matcher, q *app.ListQuery) []*app.ListEntry {
 // Query answers q with app.ListQuery.Select's semantics: the page's
 // entries and the number of all matches.
 func (sn *Snap) Query(q *app.ListQuery) ([]*app.ListEntry, int) {
+	return sn.settled().query(q)
+}
+
+// query is Query over sn's own base and delta.
+func (sn *Snap) query(q *app.ListQuery) ([]*app.ListEntry, int) {
 	m := q.Matcher()
 	slots, count := sn.base.match(m, q, sn.gone)
 	fresh := sn.freshMatches(m, q)

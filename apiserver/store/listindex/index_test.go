@@ -2,6 +2,7 @@ package listindex
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -127,5 +128,44 @@ func TestRebuildInBackground(t *testing.T) {
 		if old := early.With(map[int64]*app.ListEntry{}, 3, deltaMax); old.base != base {
 			t.Error("a snapshot older than the rebuilt base took it")
 		}
+	})
+}
+
+// A delta left by a burst of writes is not paid for by every page until
+// the next write: once queries have merged a rebuild's worth of delta
+// entries, the base is rebuilt in the background and the same snapshot
+// answers from it, with nothing left in its delta.
+func TestReadsRebuildAnIdleDelta(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newModel(5, 300)
+		sn := New(m.all(), 1)
+		base := sn.base
+		sn = sn.With(m.writes(20), 2, math.MaxInt) // no write rebuilds it
+		d := int64(sn.delta.Len())
+		budget := rebuildWeight * (int64(len(base.entries)) + d)
+		queries := 0
+		for base.rebuilt.Load() == nil {
+			if queries > int(budget/d)+2 {
+				t.Fatalf("%d queries over a delta of %d and no rebuild (budget %d)", queries, d, budget)
+			}
+			m.check(t, sn) // two queries
+			queries += 2
+			synctest.Wait()
+		}
+		if queries < int(budget/d) {
+			t.Errorf("rebuilt after %d queries; want about %d (a rebuild's worth)", queries, budget/d)
+		}
+		m.check(t, sn)
+		if s := sn.settled(); s.base == base || s.delta.Len() != 0 || s.Version() != sn.Version() {
+			t.Errorf("after the rebuild the snapshot reads base replaced %v, %d delta entries, version %d; want a new base, none, %d",
+				s.base != base, s.delta.Len(), s.Version(), sn.Version())
+		}
+		// The next write starts from the rebuilt base too.
+		w := m.writes(1)
+		next := sn.With(w, 3, math.MaxInt)
+		if next.base == base || next.delta.Len() != len(w) {
+			t.Errorf("a write after the rebuild: base replaced %v, %d delta entries; want a new base and %d", next.base != base, next.delta.Len(), len(w))
+		}
+		m.check(t, next)
 	})
 }
