@@ -94,7 +94,7 @@ func (f *fallbackWriter) Unwrap() http.ResponseWriter { return f.ResponseWriter 
 // newRequestID makes a request ID, or keeps the client's X-Request-ID
 // when it is short and plain enough to log safely.
 func newRequestID(r *http.Request) string {
-	if v := r.Header.Get("X-Request-ID"); validRequestID(v) {
+	if v := headerValue(r.Header, "X-Request-Id"); validRequestID(v) {
 		return v
 	}
 	// 80 random bits as 16 characters of lower-case base32: an ID to find

@@ -60,14 +60,32 @@ var (
 		"You are not authorized. This API key has been revoked; sign in again to get a new one.")
 )
 
+// The signed headers' canonical keys: reading them is then one map
+// lookup, where Header.Get allocates a canonical copy of a key spelled
+// as the specification spells these on every call.
+var (
+	keyAppID     = http.CanonicalHeaderKey(signing.HeaderAppID)
+	keyDate      = http.CanonicalHeaderKey(signing.HeaderDate)
+	keySignature = http.CanonicalHeaderKey(signing.HeaderSignature)
+	keyUserKey   = http.CanonicalHeaderKey(signing.HeaderUserKey)
+)
+
+// headerValue is h.Get(key) for a key already canonical.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 // authenticate checks the signed headers and who may make the call.
 func (s *Server) authenticate(c *call) error {
 	r := c.r
 	h := r.Header
-	appID := h.Get(signing.HeaderAppID)
-	ts := h.Get(signing.HeaderDate)
-	sig := h.Get(signing.HeaderSignature)
-	userKey := h.Get(signing.HeaderUserKey)
+	appID := headerValue(h, keyAppID)
+	ts := headerValue(h, keyDate)
+	sig := headerValue(h, keySignature)
+	userKey := headerValue(h, keyUserKey)
 	exchange := c.op == app.OpKeyExchange
 	if appID == "" || ts == "" || sig == "" || (!exchange && userKey == "") {
 		return errCredentialsMissing
@@ -132,7 +150,7 @@ func (s *Server) authenticate(c *call) error {
 // strict over the URL without its query string.
 func (s *Server) signatureValid(r *http.Request, secret, ts, userKey, sig string) bool {
 	full := s.absoluteURL(r)
-	ct := r.Header.Get("Content-Type")
+	ct := headerValue(r.Header, "Content-Type")
 	if signing.Valid(secret, signing.Message(r.Method, full, ct, ts, userKey), sig) {
 		return true
 	}
