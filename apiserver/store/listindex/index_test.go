@@ -4,8 +4,10 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"proposaldesk/apiserver/store/storetest"
 	"proposaldesk/app"
@@ -168,4 +170,54 @@ func TestReadsRebuildAnIdleDelta(t *testing.T) {
 		}
 		m.check(t, next)
 	})
+}
+
+// Readers querying one snapshot at once, while their queries start the
+// rebuild and take it, all get app.ListQuery.Select's answers (run it
+// with -race).
+func TestConcurrentReadsTakeTheRebuild(t *testing.T) {
+	m := newModel(9, 2000)
+	sn := New(m.all(), 1).With(m.writes(200), 2, math.MaxInt)
+	type want struct {
+		q     app.ListQuery
+		ids   []int64
+		count int
+	}
+	var wants []want
+	for range 20 {
+		q := m.g.Query()
+		page, count := q.Select(m.all())
+		ids := make([]int64, len(page))
+		for i, e := range page {
+			ids[i] = e.ID
+		}
+		wants = append(wants, want{q, ids, count})
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 400 {
+				w := wants[(g+i)%len(wants)]
+				page, count := sn.Query(&w.q)
+				ids := make([]int64, len(page))
+				for j, e := range page {
+					ids[j] = e.ID
+				}
+				if count != w.count || !slices.Equal(ids, w.ids) {
+					t.Errorf("reader %d, query %+v: count %d page %v; want %d %v", g, w.q, count, ids, w.count, w.ids)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	// The readers spent their budget many times over: a build runs.
+	for deadline := time.Now().Add(10 * time.Second); sn.base.rebuilt.Load() == nil; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no base rebuilt 10 s after 3,200 queries over a delta of 200")
+		}
+	}
+	if s := sn.settled(); s.delta.Len() != 0 {
+		t.Errorf("after the rebuild the snapshot reads %d delta entries; want 0", s.delta.Len())
+	}
 }
