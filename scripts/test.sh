@@ -29,6 +29,10 @@ go vet ./...
 ./bin/staticcheck ./...
 
 run_tests() {
+  # Its own errexit: it runs in a fresh bash under dbus-run-session, where
+  # the script's set -e does not reach, and then only the last command's
+  # status counted (a failing package passed CI).
+  set -euo pipefail
   # cmd/desktop has no tests of its own: leaving it out spares a second
   # cold build of Fyne's cgo GL driver (with -race); the smoke test
   # below builds and runs the real binary.
