@@ -77,10 +77,10 @@ func (t *tx) listSnap() (*listindex.Snap, error) {
 		// A write that changed proposals: the index it began with plus
 		// the group's writes; never published.
 		if ls, ok := t.s.snaps.At(t.id, ov.base); ok {
-			return ls.idx.With(ov.entries, 0, math.MaxInt), nil
+			return ls.idx.With(ov.entries, listindex.Private, math.MaxInt), nil
 		}
 		entries, err := loadEntries(t.ab)
-		return listindex.New(entries, 0), err
+		return listindex.New(entries, listindex.Private), err
 	}
 	if t.btx.Writable() {
 		if ls, ok := t.s.snaps.At(t.id, t.baseW); ok {

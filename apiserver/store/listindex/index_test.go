@@ -221,3 +221,23 @@ func TestConcurrentReadsTakeTheRebuild(t *testing.T) {
 		t.Errorf("after the rebuild the snapshot reads %d delta entries; want 0", s.delta.Len())
 	}
 }
+
+// A write's private view (version 0: the index it began with plus its
+// group's writes, before the commit, which may roll back) answers its
+// queries but never starts a rebuild, however much its delta costs:
+// the rebuilt base would hold writes that were never committed, and
+// every later snapshot would take it.
+func TestPrivateSnapshotStartsNoRebuild(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newModel(7, 300)
+		published := New(m.all(), 1)
+		private := published.With(m.writes(20), 0, math.MaxInt)
+		for range 2000 {
+			private.Query(&app.ListQuery{PageNumber: 1, PageSize: 25})
+		}
+		synctest.Wait()
+		if r := published.base.rebuilt.Load(); r != nil {
+			t.Fatalf("a private snapshot's queries rebuilt the shared base (at version %d)", r.Version())
+		}
+	})
+}

@@ -19,10 +19,15 @@ import (
 // and take it themselves (settled), so a delta left by a burst of writes
 // is not paid for by every page until the next write.
 
+// Private is the version of a snapshot never published: a write's view
+// of the index it began with plus its group's writes, before a commit
+// that may yet roll back.
+const Private = 0
+
 // rebuildLater builds a base of sn's entries in the background, once per
-// base.
+// base; never from a Private snapshot, whose entries may not be kept.
 func (sn *Snap) rebuildLater() {
-	if !sn.base.rebuilding.CompareAndSwap(false, true) {
+	if sn.w == Private || !sn.base.rebuilding.CompareAndSwap(false, true) {
 		return
 	}
 	go func() {
