@@ -151,6 +151,22 @@ func TestBusyConnectionsAreNeverClosed(t *testing.T) {
 	}
 }
 
+// waitIdle waits until l holds n idle connections.
+func waitIdle(t *testing.T, l *Limiter, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		l.mu.Lock()
+		idle := l.idle.Len()
+		l.mu.Unlock()
+		if idle == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d idle connections, want %d", idle, n)
+		}
+	}
+}
+
 // closedByServer reports whether the server has closed c (a read sees
 // EOF or a reset within a short wait).
 func closedByServer(c net.Conn) bool {
@@ -168,12 +184,13 @@ func closedByServer(c net.Conn) bool {
 func TestTotalCapClosesTheLongestIdleOfAll(t *testing.T) {
 	lim := Limits{Total: 20, PerAddr: 10}
 	l, addr := serve(t, lim, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
-	var first net.Conn
-	for i := range 10 {
-		c := idleConnFrom(t, "127.0.0.1", addr)
-		if i == 0 {
-			first = c
-		}
+	first := idleConnFrom(t, "127.0.0.1", addr)
+	// The server marks a connection idle only after writing the response
+	// the client has already read: wait for it, or the next connection
+	// (idle from its accept) may be first in the idle list.
+	waitIdle(t, l, 1)
+	for range 9 {
+		idleConnFrom(t, "127.0.0.1", addr)
 	}
 	for range 10 {
 		idleConnFrom(t, "127.0.0.2", addr)
