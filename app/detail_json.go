@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"proposaldesk/app/jsonquote"
 )
 
 // AppendJSON appends d encoded exactly as json.Marshal(d) encodes it. The
@@ -308,7 +310,7 @@ func (s *SalesTax) appendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, string(a))
+			b = jsonquote.AppendMarshal(b, string(a))
 		}
 		b = append(b, ']')
 	}
@@ -379,7 +381,7 @@ func appendFieldVersions(b []byte, m map[Field]int64) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(appendString(b, k), ':')
+		b = append(jsonquote.AppendMarshal(b, k), ':')
 		b = strconv.AppendInt(b, m[k], 10)
 	}
 	return append(b, '}')
@@ -422,7 +424,7 @@ func appendArrayErr[T any](b []byte, s []T, elem func(*T, []byte) ([]byte, error
 // a value as its MarshalJSON would.
 
 func appendStringField(b []byte, key, s string) []byte {
-	return appendString(append(b, key...), s)
+	return jsonquote.AppendMarshal(append(b, key...), s)
 }
 
 func appendInt(b []byte, key string, v int64) []byte {

@@ -1,6 +1,10 @@
 package app
 
-import "strconv"
+import (
+	"strconv"
+
+	"proposaldesk/app/jsonquote"
+)
 
 // The stored form of a document (a proposal's or a change order's),
 // written by hand for Proposal.AppendJSON, in json.Marshal's order.
@@ -99,7 +103,7 @@ func (t *TaxSettings) appendJSON(b []byte) []byte {
 	b = appendStringField(b, `{"status":`, string(t.Status))
 	b = appendStringField(b, `,"method":`, string(t.Method))
 	b = append(b, `,"applyTo":`...)
-	b = appendArray(b, t.ApplyTo, func(a *ApplyTo, b []byte) []byte { return appendString(b, string(*a)) })
+	b = appendArray(b, t.ApplyTo, func(a *ApplyTo, b []byte) []byte { return jsonquote.AppendMarshal(b, string(*a)) })
 	b = append(b, `,"parts":`...)
 	b = t.Parts.appendJSON(b)
 	b = append(b, `,"labor":`...)

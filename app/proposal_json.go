@@ -3,7 +3,8 @@ package app
 import (
 	"slices"
 	"strconv"
-	"unicode/utf8"
+
+	"proposaldesk/app/jsonquote"
 )
 
 // AppendJSON appends p encoded exactly as json.Marshal(p) encodes it,
@@ -68,7 +69,7 @@ func (it *Item) appendJSON(b []byte) []byte {
 		b = strconv.AppendInt(b, it.ParentID, 10)
 	}
 	b = append(b, `,"itemType":`...)
-	b = appendString(b, string(it.ItemType))
+	b = jsonquote.AppendMarshal(b, string(it.ItemType))
 	if it.ReferencedItemID != 0 {
 		b = append(b, `,"referencedItemId":`...)
 		b = strconv.AppendInt(b, it.ReferencedItemID, 10)
@@ -85,7 +86,7 @@ func (it *Item) appendJSON(b []byte) []byte {
 		{`,"clientNote":`, it.ClientNote}, {`,"imageUrl":`, it.ImageURL}, {`,"supplier":`, it.Supplier},
 	} {
 		b = append(b, f.key...)
-		b = appendString(b, f.v)
+		b = jsonquote.AppendMarshal(b, f.v)
 	}
 	b = append(b, `,"msrp":`...)
 	b = appendFixed(b, int64(it.MSRP), moneyPlaces, moneyPlaces)
@@ -107,67 +108,3 @@ func (it *Item) appendJSON(b []byte) []byte {
 	b = strconv.AppendBool(b, it.IsRecurringService)
 	return append(b, '}')
 }
-
-// appendString quotes s exactly as json.Marshal does (its appendString
-// with HTML escaping, ported): control characters, quotes, backslashes,
-// <, > and & escaped, invalid UTF-8 as \ufffd, U+2028 and U+2029
-// escaped. Falling back to json.Marshal for such strings cost an
-// allocation for every item whose text is not plain ASCII.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if htmlSafe[c] {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// htmlSafe is the ASCII that json.Marshal writes as it is.
-var htmlSafe = func() (safe [utf8.RuneSelf]bool) {
-	for c := byte(0x20); c < utf8.RuneSelf; c++ {
-		safe[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return safe
-}()
