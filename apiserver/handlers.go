@@ -47,24 +47,24 @@ func (s *Server) getProposal(c *call) error {
 		return err
 	}
 	opts := c.viewOptions()
-	cached := func(version int64, modified app.Time) (result, bool) {
-		body, ok := s.rendered.get(renderKey{id: id, version: version, costs: opts.ViewCosts})
-		return result{status: http.StatusOK, body: body, etag: etagOf(version), lastModified: modified.Time}, ok
+	// A version's rendering carries its ETag and Last-Modified.
+	cached := func(version int64) (result, bool) {
+		return s.rendered.get(renderKey{id: id, version: version, costs: opts.ViewCosts})
 	}
 	if m, ok := s.st.(store.StampMemo); ok {
-		if version, modified, ok := m.MemoStamp(c.account.ID, id); ok {
-			if res, ok := cached(version, modified); ok {
+		if version, _, ok := m.MemoStamp(c.account.ID, id); ok {
+			if res, ok := cached(version); ok {
 				return c.write(res)
 			}
 		}
 	}
 	return s.view(c, func(tx store.Tx) (result, error) {
 		// The version first: a cached rendering of it needs nothing more.
-		version, modified, err := tx.ProposalStamp(id)
+		version, _, err := tx.ProposalStamp(id)
 		if err != nil {
 			return result{}, err
 		}
-		if res, ok := cached(version, modified); ok {
+		if res, ok := cached(version); ok {
 			return res, nil
 		}
 		p, err := tx.Proposal(id)
@@ -76,8 +76,8 @@ func (s *Server) getProposal(c *call) error {
 		if err != nil {
 			return result{}, err
 		}
-		s.rendered.put(renderKey{id: id, version: p.Version, costs: opts.ViewCosts}, res.body)
 		res.etag, res.lastModified = etagOf(p.Version), p.LastModifiedDate.Time
+		s.rendered.put(renderKey{id: id, version: p.Version, costs: opts.ViewCosts}, res)
 		return res, nil
 	})
 }

@@ -32,6 +32,34 @@ type result struct {
 	// Idempotency-Key needs it kept in the write's transaction. What it
 	// reads must not change after fn returns (the proposal fn stored).
 	render func() ([]byte, error)
+	// header, when set, holds the header values of body, etag and
+	// lastModified, made once for a rendering the cache keeps.
+	header *headerValues
+}
+
+// headerValues are the header values that follow from a result's body,
+// etag and lastModified (nil: no such header).
+type headerValues struct {
+	etag, lastModified, contentLength []string
+}
+
+func (r *result) headerValues() headerValues {
+	if r.header != nil {
+		return *r.header
+	}
+	var hv headerValues
+	if r.etag != "" {
+		hv.etag = []string{r.etag}
+	}
+	if !r.lastModified.IsZero() {
+		hv.lastModified = []string{r.lastModified.UTC().Format(http.TimeFormat)}
+	}
+	if r.body != nil {
+		// A known length spares net/http the chunked encoding of bodies
+		// over 2 KB (a detail is ~10 KB): one write syscall fewer.
+		hv.contentLength = []string{strconv.Itoa(len(r.body))}
+	}
+	return hv
 }
 
 // rendered sets body from render.
@@ -89,11 +117,12 @@ func (c *call) write(res result) error {
 	// Canonical keys set directly: Header.Set canonicalizes every key on
 	// every response.
 	h := c.w.Header()
-	if res.etag != "" {
-		h["Etag"] = []string{res.etag}
+	hv := res.headerValues()
+	if hv.etag != nil {
+		h["Etag"] = hv.etag
 	}
-	if !res.lastModified.IsZero() {
-		h["Last-Modified"] = []string{res.lastModified.UTC().Format(http.TimeFormat)}
+	if hv.lastModified != nil {
+		h["Last-Modified"] = hv.lastModified
 	}
 	h["Cache-Control"] = noStore
 	if res.body == nil {
@@ -101,9 +130,7 @@ func (c *call) write(res result) error {
 		return nil
 	}
 	h["Content-Type"] = contentTypeJSON
-	// A known length spares net/http the chunked encoding of bodies over
-	// 2 KB (a detail is ~10 KB): one write syscall fewer per response.
-	h["Content-Length"] = []string{strconv.Itoa(len(res.body))}
+	h["Content-Length"] = hv.contentLength
 	c.w.WriteHeader(res.status)
 	c.w.Write(res.body)
 	return nil

@@ -2,7 +2,8 @@
 # bench-get-wrk.sh [SERVER_BINARY] — wrk on the signed proposal-detail GET
 # of a fresh demo server and on the bare baseline (net/http, the HMAC
 # check, the same bytes), alternating, 32 connections. Prints req/s of
-# each and their ratio per repetition.
+# each, their ratio and each process's CPU time per request (from /proc,
+# user + system) per repetition.
 #
 #   PROPOSALS=10000 DURATION=10s REPS=3 scripts/bench-get-wrk.sh bin/server
 set -eu
@@ -37,12 +38,16 @@ bpid=$!
 until [ -s "$data/get.json" ] && curl -s -o /dev/null "http://127.0.0.1:$bare/"; do sleep 0.2; done
 url=$(jq -r .url "$data/get.json")
 path=${url#http://127.0.0.1:$port}
-rate() { # base URL -> req/s
-	headers "$data/get.json" | tr '\n' '\0' | xargs -0 wrk -t2 -c32 -d"$duration" "$1$path" |
-		awk '/Non-2xx/ {bad=1} /Requests\/sec/ {r=$2} END {if (bad) r="errors:" r; print r}'
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; } # clock ticks
+tick=$(getconf CLK_TCK)
+rate() { # base URL, pid serving it -> "req/s µs-of-CPU-per-request"
+	c0=$(cpu "$2")
+	headers "$data/get.json" | tr '\n' '\0' | xargs -0 wrk -t2 -c32 -d"$duration" "$1$path" >"$data/wrk.out"
+	c1=$(cpu "$2")
+	awk -v c="$((c1 - c0))" -v tick="$tick" '/Non-2xx/ {bad=1} /requests in/ {n=$1} /Requests\/sec/ {r=$2}
+		END {if (bad) r="errors:" r; printf "%s %.1f\n", r, c * 1e6 / tick / n}' "$data/wrk.out"
 }
 for r in $(seq "$reps"); do
-	s=$(rate "http://127.0.0.1:$port")
-	b=$(rate "http://127.0.0.1:$bare")
-	echo "rep $r: server $s req/s, bare $b req/s, ratio $(echo "$s $b" | awk '{printf "%.2f", $1/$2}')"
+	set -- $(rate "http://127.0.0.1:$port" "$pid") $(rate "http://127.0.0.1:$bare" "$bpid")
+	echo "rep $r: server $1 req/s ($2 µs CPU/req), bare $3 req/s ($4 µs CPU/req), ratio $(echo "$1 $3" | awk '{printf "%.2f", $1/$2}')"
 done
