@@ -18,6 +18,19 @@ fuzztime="${FUZZTIME:-40000x}"
 # installs poppler-utils).
 export PD_REQUIRE_PDFTOTEXT=1
 
+# Every tool a test needs must be here: a missing one fails the run
+# rather than letting its tests skip (make test installs them all).
+missing=""
+for tool in xvfb-run dbus-run-session gnome-keyring-daemon pdftotext; do
+  command -v "$tool" >/dev/null || missing="$missing $tool"
+done
+# Debian keeps PostgreSQL's programs off PATH (pgtest finds them there too).
+command -v initdb >/dev/null || compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing="$missing initdb"
+if [ -n "$missing" ]; then
+  echo "test: missing:$missing (scripts/setup-debian.sh installs them; make test runs it first)" >&2
+  exit 1
+fi
+
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
@@ -45,26 +58,17 @@ run_tests() {
   go test -count=1 -run 'Memory' ./sync/
   # The real desktop binary in a virtual display (needs Xvfb and the GL
   # driver's Mesa DRI modules; scripts/setup-debian.sh installs them).
-  if command -v xvfb-run >/dev/null; then
-    ./scripts/smoke-desktop.sh
-  else
-    echo "test: no xvfb-run here; skipping the desktop smoke test" >&2
-  fi
+  ./scripts/smoke-desktop.sh
 }
 
-if command -v dbus-run-session >/dev/null && command -v gnome-keyring-daemon >/dev/null; then
-  # A keyring folder of the run's own: a login keyring left by an earlier
-  # run with another password would need an unlock prompt.
-  keyring_home=$(mktemp -d)
-  trap 'rm -rf "$keyring_home"' EXIT
-  export -f run_tests
-  XDG_DATA_HOME="$keyring_home" PD_REQUIRE_KEYRING=1 dbus-run-session -- bash -c \
-    'echo -n ci-keyring | gnome-keyring-daemon --unlock --components=secrets >/dev/null; run_tests' \
-    2> >(grep -v "Failed to set fd limit" >&2)
-else
-  echo "test: no D-Bus/gnome-keyring here; keyring tests will report the keyring unavailable" >&2
-  run_tests
-fi
+# A keyring folder of the run's own: a login keyring left by an earlier
+# run with another password would need an unlock prompt.
+keyring_home=$(mktemp -d)
+trap 'rm -rf "$keyring_home"' EXIT
+export -f run_tests
+XDG_DATA_HOME="$keyring_home" PD_REQUIRE_KEYRING=1 dbus-run-session -- bash -c \
+  'echo -n ci-keyring | gnome-keyring-daemon --unlock --components=secrets >/dev/null; run_tests' \
+  2> >(grep -v "Failed to set fd limit" >&2)
 
 # Fuzz each target briefly; the seed corpora under testdata/ already ran above.
 fuzz_files=$(grep -rl --include='*_test.go' '^func Fuzz' . || true)
