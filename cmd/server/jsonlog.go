@@ -44,7 +44,11 @@ func (h *jsonLogHandler) Handle(ctx context.Context, r slog.Record) error {
 		return h.slow.Handle(ctx, r) // slog appends an error note
 	}
 	bp := lineBufs.Get().(*[]byte)
-	defer lineBufs.Put(bp)
+	defer func() {
+		if cap(*bp) <= 16<<10 { // as slog: one huge line must not stay pooled
+			lineBufs.Put(bp)
+		}
+	}()
 	b := append((*bp)[:0], '{')
 	if !r.Time.IsZero() {
 		b = append(b, `"time":"`...)
