@@ -51,8 +51,8 @@ func (s *Server) getProposal(c *call) error {
 	cached := func(version int64) (result, bool) {
 		return s.rendered.get(renderKey{id: id, version: version, costs: opts.ViewCosts})
 	}
-	if m, ok := s.st.(store.StampMemo); ok {
-		if version, _, ok := m.MemoStamp(c.account.ID, id); ok {
+	if m, ok := s.st.(store.VersionMemo); ok {
+		if version, ok := m.MemoVersion(c.account.ID, id); ok {
 			if res, ok := cached(version); ok {
 				return c.write(res)
 			}
@@ -60,7 +60,7 @@ func (s *Server) getProposal(c *call) error {
 	}
 	return s.view(c, func(tx store.Tx) (result, error) {
 		// The version first: a cached rendering of it needs nothing more.
-		version, _, err := tx.ProposalStamp(id)
+		version, err := tx.ProposalVersion(id)
 		if err != nil {
 			return result{}, err
 		}

@@ -29,10 +29,10 @@ func TestRenderedDetailFollowsWritesAndRoles(t *testing.T) {
 	if again.header.Get("Content-Length") != strconv.Itoa(len(again.body)) {
 		t.Errorf("cached read: Content-Length %s for %d bytes", again.header.Get("Content-Length"), len(again.body))
 	}
-	if m, ok := e.st.(store.StampMemo); ok {
+	if m, ok := e.st.(store.VersionMemo); ok {
 		// bbolt: the second read took its stamp from the memo, the path
 		// the reads below must keep correct.
-		if v, _, ok := m.MemoStamp(e.main.acct.ID, e.main.draft); !ok || etagOf(v) != again.header.Get("ETag") {
+		if v, ok := m.MemoVersion(e.main.acct.ID, e.main.draft); !ok || etagOf(v) != again.header.Get("ETag") {
 			t.Fatalf("memo %d, %v after two reads; ETag %s", v, ok, again.header.Get("ETag"))
 		}
 	}

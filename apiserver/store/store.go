@@ -130,13 +130,13 @@ func AccountReadFrom(ctx context.Context) AccountRead {
 	return r
 }
 
-// StampMemo is what a store may offer beside Store: a proposal's version
-// and lastModifiedDate as a read-only transaction last read them, when
-// the store knows without a transaction that nothing was written since
-// (boltstore: it is the file's only writer). A detail GET whose
-// rendering is cached then reads nothing at all.
-type StampMemo interface {
-	MemoStamp(accountID, proposalID int64) (version int64, modified app.Time, ok bool)
+// VersionMemo is what a store may offer beside Store: a proposal's version
+// as a read-only transaction last read it, when the store knows without
+// a transaction that nothing was written since (boltstore: it is the
+// file's only writer). A detail GET whose rendering is cached then reads
+// nothing at all.
+type VersionMemo interface {
+	MemoVersion(accountID, proposalID int64) (version int64, ok bool)
 }
 
 // Tx is one transaction over one account's data.
@@ -150,10 +150,11 @@ type Tx interface {
 
 	// Proposal loads a proposal of the account; ErrNotFound otherwise.
 	Proposal(id int64) (*app.Proposal, error)
-	// ProposalStamp is a proposal's version and last-modified date
-	// without the rest of it: enough to answer a read from a cache keyed
-	// by version (the server's rendered details). ErrNotFound as Proposal.
-	ProposalStamp(id int64) (version int64, modified app.Time, err error)
+	// ProposalVersion is a proposal's version without the rest of it:
+	// enough to answer a read from a cache keyed by version (the server's
+	// rendered details, which keep their own Last-Modified). ErrNotFound
+	// as Proposal.
+	ProposalVersion(id int64) (version int64, err error)
 	// ProposalUncached is Proposal for bulk reads (exports): it decodes
 	// the record without keeping it in any cache, so reading every
 	// proposal once neither grows memory with the data nor evicts what

@@ -7,7 +7,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"proposaldesk/apiserver/store"
-	"proposaldesk/app"
 )
 
 // update runs fn in a write transaction, and counts it once it has
@@ -83,21 +82,15 @@ func (a *authStore) Credentials(ctx context.Context, appID string, keyHash *[32]
 	return cr, err
 }
 
-// A proposal's stamp as a read-only View read it (tx.ProposalStamp): a
+// A proposal's version as a read-only View read it (tx.ProposalVersion): a
 // detail GET whose rendering the server has cached then needs no
 // transaction at all (the read transaction was a tenth of such a GET
 // under wrk).
 type stampKey struct{ account, proposal int64 }
 
-type stamp struct {
-	version  int64
-	modified app.Time
-}
-
-// MemoStamp is the stamp of the account's proposal as a read-only
+// MemoVersion is the version of the account's proposal as a read-only
 // transaction last read it, if nothing has been written since
-// (store.StampMemo).
-func (s *Store) MemoStamp(accountID, proposalID int64) (int64, app.Time, bool) {
-	st, ok := s.stamps.get(s.commits.Load(), stampKey{accountID, proposalID})
-	return st.version, st.modified, ok
+// (store.VersionMemo).
+func (s *Store) MemoVersion(accountID, proposalID int64) (int64, bool) {
+	return s.stamps.get(s.commits.Load(), stampKey{accountID, proposalID})
 }

@@ -14,7 +14,9 @@ import (
 // reads a few bytes, not the proposal: with more proposals than the
 // decode cache holds, decoding each one just for its version was a
 // signed GET's largest cost. Value: the version (8 bytes, big endian),
-// then the date as the proposal's JSON has it.
+// then the date as the proposal's JSON has it. Nothing reads the date
+// since the server's cached renderings keep their own Last-Modified; it
+// is still written so that the release before can open the file again.
 var bStamps = []byte("stamps")
 
 func encodeStamp(p *app.Proposal) ([]byte, error) {
@@ -25,13 +27,12 @@ func encodeStamp(p *app.Proposal) ([]byte, error) {
 	return append(binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(date)), uint64(p.Version)), date...), nil
 }
 
-func decodeStamp(v []byte) (int64, app.Time, error) {
-	var modified app.Time
+// stampVersion is the version a stamp holds.
+func stampVersion(v []byte) (int64, error) {
 	if len(v) < 8 {
-		return 0, modified, fmt.Errorf("corrupt stamp %x", v)
+		return 0, fmt.Errorf("corrupt stamp %x", v)
 	}
-	err := modified.UnmarshalJSON(v[8:])
-	return int64(binary.BigEndian.Uint64(v)), modified, err
+	return int64(binary.BigEndian.Uint64(v)), nil
 }
 
 // migrateStamps (schema v3) stamps every proposal.

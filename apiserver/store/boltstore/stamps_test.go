@@ -1,6 +1,7 @@
 package boltstore
 
 import (
+	"bytes"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -10,7 +11,7 @@ import (
 )
 
 // A file of schema v2 (no stamps) gets every proposal's stamp when it is
-// opened, equal to the proposal's version and date.
+// opened: its version, and the date the release before still reads.
 func TestMigrationStampsEveryProposal(t *testing.T) {
 	f := storetest.NewFixture(t, backend)
 	g := storetest.NewGen(5)
@@ -40,22 +41,26 @@ func TestMigrationStampsEveryProposal(t *testing.T) {
 	}
 	defer s.Close()
 	checked := 0
-	err = s.View(ctx, f.A, func(tx store.Tx) error {
-		ids, err := tx.ProposalIDs()
+	err = s.View(ctx, f.A, func(stx store.Tx) error {
+		ids, err := stx.ProposalIDs()
 		if err != nil {
 			return err
 		}
 		for _, id := range ids {
-			version, modified, err := tx.ProposalStamp(id)
+			version, err := stx.ProposalVersion(id)
 			if err != nil {
 				return err
 			}
-			p, err := tx.Proposal(id)
+			p, err := stx.Proposal(id)
 			if err != nil {
 				return err
 			}
-			if version != p.Version || !modified.Equal(p.LastModifiedDate.Time) {
-				t.Errorf("proposal %d: stamp %d %v, proposal %d %v", id, version, modified, p.Version, p.LastModifiedDate)
+			want, err := encodeStamp(p)
+			if err != nil {
+				return err
+			}
+			if raw := stx.(*tx).b(bStamps).Get(idKey(id)); version != p.Version || !bytes.Equal(raw, want) {
+				t.Errorf("proposal %d: version %d, stamp %q; proposal version %d, stamp %q", id, version, raw, p.Version, want)
 			}
 			checked++
 		}
@@ -68,14 +73,14 @@ func TestMigrationStampsEveryProposal(t *testing.T) {
 
 // A stamp read by a View is memoized until the next write of any kind,
 // only for the account that read it.
-func TestStampMemo(t *testing.T) {
+func TestVersionMemo(t *testing.T) {
 	f := storetest.NewFixture(t, backend)
 	s := f.S.(*Store)
 	read := func(acct, id int64) (version int64) {
 		t.Helper()
 		err := s.View(ctx, acct, func(tx store.Tx) error {
 			var err error
-			version, _, err = tx.ProposalStamp(id)
+			version, err = tx.ProposalVersion(id)
 			return err
 		})
 		if err != nil {
@@ -84,8 +89,7 @@ func TestStampMemo(t *testing.T) {
 		return version
 	}
 	memo := func(acct, id int64) (int64, bool) {
-		v, _, ok := s.MemoStamp(acct, id)
-		return v, ok
+		return s.MemoVersion(acct, id)
 	}
 	if _, ok := memo(f.A, f.ProposalA); ok {
 		t.Fatal("a stamp nobody read is memoized")
@@ -127,7 +131,7 @@ func TestStampMemo(t *testing.T) {
 	if err := s.update(func(*bolt.Tx) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	s.stamps.put(began, stampKey{f.A, f.ProposalA}, stamp{version: 1})
+	s.stamps.put(began, stampKey{f.A, f.ProposalA}, 1)
 	if _, ok := memo(f.A, f.ProposalA); ok {
 		t.Error("a stamp read before a write is served after it")
 	}

@@ -158,7 +158,7 @@ type Store struct {
 	// (memo.go).
 	commits atomic.Uint64
 	creds   memo[string, store.Credentials]
-	stamps  memo[stampKey, stamp]
+	stamps  memo[stampKey, int64] // versions
 
 	// catIdx is each account's catalog search index (catalog.go).
 	catMu  sync.Mutex

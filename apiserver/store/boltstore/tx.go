@@ -109,20 +109,20 @@ func (t *tx) Proposal(id int64) (*app.Proposal, error) {
 	return &p, nil
 }
 
-// ProposalStamp reads the proposal's stamp (stamps.go), not the proposal.
-func (t *tx) ProposalStamp(id int64) (int64, app.Time, error) {
+// ProposalVersion reads the proposal's stamp (stamps.go), not the proposal.
+func (t *tx) ProposalVersion(id int64) (int64, error) {
 	v := t.b(bStamps).Get(idKey(id))
 	if v == nil {
-		return 0, app.Time{}, notFound("proposal %d not found", id)
+		return 0, notFound("proposal %d not found", id)
 	}
-	version, modified, err := decodeStamp(v)
+	version, err := stampVersion(v)
 	if err != nil {
-		return 0, app.Time{}, fmt.Errorf("proposal %d: %w", id, err)
+		return 0, fmt.Errorf("proposal %d: %w", id, err)
 	}
 	if t.view {
-		t.s.stamps.put(t.viewWrites, stampKey{t.id, id}, stamp{version, modified})
+		t.s.stamps.put(t.viewWrites, stampKey{t.id, id}, version)
 	}
-	return version, modified, nil
+	return version, nil
 }
 
 func (t *tx) ProposalUncached(id int64) (*app.Proposal, error) {
@@ -154,7 +154,7 @@ func (t *tx) PutProposal(p *app.Proposal) error {
 	// on it changing whenever the content does, also for writers that put
 	// a proposal without going through app.Apply (demo data, imports).
 	if raw := t.b(bStamps).Get(key); raw != nil {
-		oldVersion, _, err := decodeStamp(raw)
+		oldVersion, err := stampVersion(raw)
 		if err != nil {
 			return fmt.Errorf("proposal %d: %w", p.ID, err)
 		}

@@ -15,7 +15,10 @@ import (
 )
 
 // listColumns are the proposal columns written beside the document for
-// the list and the version stamp, in this order.
+// the list, in this order. Nothing reads modified_json any more (the
+// server's cached renderings keep their own Last-Modified); it is still
+// written for replicas of the release before during a rolling upgrade,
+// and a later migration can drop it.
 const listColumns = "number, name_key, client_key, status, status_rank, contact_id, salesperson_id, created_ns, modified_ns, search, modified_json"
 
 // listValues are p's list columns, as listColumns names them.

@@ -1,7 +1,6 @@
 package pgstore
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -45,17 +44,16 @@ type listState struct {
 
 func (ls *listState) Version() uint64 { return ls.idx.Version() }
 
-// listRow is what a list page and a detail's stamp read of a proposal.
+// listRow is what a list page and a detail's version read of a proposal.
 type listRow struct {
-	id       int64
-	version  int64
-	modified []byte // the document's lastModifiedDate, as JSON
-	row      []byte // list_row as json.Marshal encodes it (decodecache.RowJSON)
+	id      int64
+	version int64
+	row     []byte // list_row as json.Marshal encodes it (decodecache.RowJSON)
 }
 
 // listFollowColumns are the proposal columns a listState is made of, in
 // scanListRow's order.
-const listFollowColumns = "p.id, p.version, p.archived, p.modified_json, p.list_row, " +
+const listFollowColumns = "p.id, p.version, p.archived, p.list_row, " +
 	"p.number, p.name_key, p.client_key, p.status, p.contact_id, p.salesperson_id, p.created_ns, p.modified_ns, p.search"
 
 // eachListRow reads rows of listFollowColumns as entries and their
@@ -68,7 +66,7 @@ func (t *tx) eachListRow(rows pgx.Rows, fn func(*app.ListEntry, listRow)) error 
 		var r listRow
 		var status string
 		var created, modified int64
-		err := rows.Scan(&e.ID, &r.version, &e.Archived, &r.modified, &r.row,
+		err := rows.Scan(&e.ID, &r.version, &e.Archived, &r.row,
 			&e.Number, &e.Name, &e.ClientName, &status, &e.ContactID, &e.SalesPersonID, &created, &modified, &e.Search)
 		if err != nil {
 			return err
@@ -144,17 +142,11 @@ func (t *tx) catchUpList(prev *listState, w uint64) (*listState, error) {
 	return &listState{idx: idx, rows: prev.rows.With(byID, prev.idx.DeltaMax(listDeltaMin))}, nil
 }
 
-// stamp is ProposalStamp from the list index.
-func (ls *listState) stamp(id int64) (int64, app.Time, error) {
+// version is ProposalVersion from the list index.
+func (ls *listState) version(id int64) (int64, error) {
 	r, ok := ls.rows.Get(id)
 	if !ok {
-		return 0, app.Time{}, notFound("proposal %d not found", id)
+		return 0, notFound("proposal %d not found", id)
 	}
-	var modified app.Time
-	if r.modified != nil {
-		if err := json.Unmarshal(r.modified, &modified); err != nil {
-			return 0, app.Time{}, fmt.Errorf("proposal %d: %w", id, err)
-		}
-	}
-	return r.version, modified, nil
+	return r.version, nil
 }

@@ -24,8 +24,8 @@ func TestListFollowsOtherReplica(t *testing.T) {
 			if _, n, err = tx.List(q); err != nil || lastID == 0 {
 				return err
 			}
-			if _, _, err := tx.ProposalStamp(lastID); err != nil {
-				t.Errorf("stamp of the last proposal written: %v", err)
+			if _, err := tx.ProposalVersion(lastID); err != nil {
+				t.Errorf("version of the last proposal written: %v", err)
 			}
 			return nil
 		})
@@ -115,13 +115,13 @@ func TestMigrationFillsModifiedJSON(t *testing.T) {
 		t.Errorf("after the migration: %v, want %v", got, want)
 	}
 	err := s.View(ctx, f.A, func(tx store.Tx) error {
-		_, stamp, err := tx.ProposalStamp(f.ProposalA)
+		v, err := tx.ProposalVersion(f.ProposalA)
 		if err != nil {
 			return err
 		}
 		p, err := tx.Proposal(f.ProposalA)
-		if err == nil && !stamp.Equal(p.LastModifiedDate.Time) {
-			t.Errorf("stamp %v, document %v", stamp, p.LastModifiedDate)
+		if err == nil && v != p.Version {
+			t.Errorf("version %d, document %d", v, p.Version)
 		}
 		return err
 	})

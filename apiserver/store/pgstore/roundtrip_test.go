@@ -65,7 +65,7 @@ func TestSignedReadRoundTrips(t *testing.T) {
 	auth := f.S.Auth()
 	hash := signingKey(t, f, "rt-app")
 	list := func(tx store.Tx) error { _, _, err := tx.ListJSON(app.DefaultListQuery()); return err }
-	stamp := func(tx store.Tx) error { _, _, err := tx.ProposalStamp(f.ProposalA); return err }
+	stamp := func(tx store.Tx) error { _, err := tx.ProposalVersion(f.ProposalA); return err }
 	read := func(tx store.Tx) error { _, err := tx.Proposal(f.ProposalA); return err }
 	if err := f.S.View(ctx, f.A, list); err != nil { // loads the index
 		t.Fatal(err)

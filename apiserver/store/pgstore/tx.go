@@ -112,35 +112,27 @@ func (t *tx) Proposal(id int64) (*app.Proposal, error) {
 	return &p, nil
 }
 
-// ProposalStamp reads the version column and one field of the document,
-// not the whole document; in a read-only transaction, from the list
-// index.
-func (t *tx) ProposalStamp(id int64) (int64, app.Time, error) {
+// ProposalVersion reads the version column, not the document; in a
+// read-only transaction, from the list index.
+func (t *tx) ProposalVersion(id int64) (int64, error) {
 	if !t.writable {
 		// From the list index at the transaction's feed position: no
 		// round trip when it is current.
 		ls, err := t.listState()
 		if err != nil {
-			return 0, app.Time{}, err
+			return 0, err
 		}
-		return ls.stamp(id)
+		return ls.version(id)
 	}
 	var version int64
-	var raw []byte
-	err := t.q.QueryRow(t.ctx, "SELECT version, modified_json FROM proposals WHERE id = $1 AND account_id = $2", id, t.id).Scan(&version, &raw)
+	err := t.q.QueryRow(t.ctx, "SELECT version FROM proposals WHERE id = $1 AND account_id = $2", id, t.id).Scan(&version)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, app.Time{}, notFound("proposal %d not found", id)
+		return 0, notFound("proposal %d not found", id)
 	}
 	if err != nil {
-		return 0, app.Time{}, fmt.Errorf("proposal %d: %w", id, err)
+		return 0, fmt.Errorf("proposal %d: %w", id, err)
 	}
-	var modified app.Time
-	if raw != nil {
-		if err := json.Unmarshal(raw, &modified); err != nil {
-			return 0, app.Time{}, fmt.Errorf("proposal %d: %w", id, err)
-		}
-	}
-	return version, modified, nil
+	return version, nil
 }
 
 // ProposalUncached is Proposal: this store keeps no cache.

@@ -27,13 +27,12 @@ func testAccountScoping(t *testing.T, be Backend) {
 		fn   func(tx store.Tx) bool // true: scoped correctly
 	}{
 		{"Proposal", func(tx store.Tx) bool { _, err := tx.Proposal(f.ProposalB); return isNotFound(err) }},
-		{"ProposalStamp", func(tx store.Tx) bool {
-			_, _, errB := tx.ProposalStamp(f.ProposalB)
-			_, _, errNone := tx.ProposalStamp(987654321)
+		{"ProposalVersion", func(tx store.Tx) bool {
+			_, errB := tx.ProposalVersion(f.ProposalB)
+			_, errNone := tx.ProposalVersion(987654321)
 			a, err := tx.Proposal(f.ProposalA)
-			v, mod, errA := tx.ProposalStamp(f.ProposalA)
-			return isNotFound(errB) && isNotFound(errNone) && err == nil && errA == nil &&
-				v == a.Version && mod.Equal(a.LastModifiedDate.Time)
+			v, errA := tx.ProposalVersion(f.ProposalA)
+			return isNotFound(errB) && isNotFound(errNone) && err == nil && errA == nil && v == a.Version
 		}},
 		{"PutProposal", func(tx store.Tx) bool {
 			p := &app.Proposal{}
