@@ -71,6 +71,17 @@ func logCases() []logRecordCase {
 	return cases
 }
 
+// logCase is the case of logCases named name.
+func logCase(tb testing.TB, name string) logRecordCase {
+	for _, c := range logCases() {
+		if c.name == name {
+			return c
+		}
+	}
+	tb.Fatalf("no log case %q", name)
+	return logRecordCase{}
+}
+
 // logLine logs c through the handler mk builds on a buffer.
 func logLine(c logRecordCase, mk func(io.Writer) slog.Handler) string {
 	var out bytes.Buffer
@@ -103,7 +114,7 @@ func TestJSONLogMatchesSlog(t *testing.T) {
 
 // The request line takes the fast path: no slog handler runs for it.
 func TestRequestLineTakesTheFastPath(t *testing.T) {
-	c := logCases()[1]
+	c := logCase(t, "request line with attrs")
 	var out bytes.Buffer
 	h := newJSONLogHandler(&out)
 	h.slow = panicHandler{}
@@ -136,7 +147,7 @@ func FuzzJSONLogMatchesSlog(f *testing.F) {
 }
 
 func benchmarkRequestLine(b *testing.B, h slog.Handler) {
-	c := logCases()[1]
+	c := logCase(b, "request line with attrs")
 	h = c.with(h)
 	ctx := context.Background()
 	for b.Loop() {
