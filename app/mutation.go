@@ -83,6 +83,9 @@ func Apply(p *Proposal, m Mutation, env Env) (*Proposal, error) {
 	if err := Require(env.Actor, m.Operation().Permission()); err != nil {
 		return nil, err
 	}
+	if err := namesSomething(m); err != nil {
+		return nil, err
+	}
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -112,6 +115,20 @@ func Apply(p *Proposal, m Mutation, env Env) (*Proposal, error) {
 	next.LastModifiedByUserDate = now
 	next.LastModifiedUser = PersonName{FirstName: env.Actor.FirstName, LastName: env.Actor.LastName}
 	return next, nil
+}
+
+// namesSomething refuses an edit of proposal 0: no proposal has that
+// ID, and an edit naming it would otherwise read as a create (Apply
+// starts a create from nothing). A screen that lost track of what it
+// shows must get a refusal it can show, not a phantom proposal and an
+// edit that can never be sent.
+func namesSomething(m Mutation) error {
+	for _, p := range PathParams(m) {
+		if id, ok := p.idTarget(); ok && *id == 0 && p.Name == "ProposalId" {
+			return Errorf(KindNotFound, "proposal 0 does not exist: nothing to change")
+		}
+	}
+	return nil
 }
 
 // MutationKind is the stable name of a mutation type in its encoding.

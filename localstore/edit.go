@@ -30,6 +30,9 @@ func (s *Store) Edit(ctx context.Context, proposalID int64, m app.Mutation, env 
 	}
 	var out *app.Proposal
 	err = s.update(ctx, func(t *txn) error {
+		// The screen may hold temporary IDs a sync has replaced since.
+		t.resolveMutation(m)
+		proposalID := t.resolve(proposalID)
 		rec := &Record{} // a create's, until Apply gives it its ID
 		if proposalID != 0 {
 			r, ok, err := t.record(proposalID)
@@ -125,6 +128,8 @@ func (s *Store) CreateLocation(ctx context.Context, contactID int64, nl app.NewL
 		return app.ContactLocation{}, err
 	}
 	err = s.update(ctx, func(t *txn) error {
+		contactID := t.resolve(contactID)
+		loc.ContactID = contactID
 		d := &Directory{t: t}
 		if _, ok := d.Contact(contactID); !ok {
 			if d.Err != nil {

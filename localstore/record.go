@@ -383,6 +383,7 @@ func liveConflicts(cs []Conflict, entries []*Entry) []Conflict {
 // points to are shared with the cache: read them, never change them in
 // place (app.Apply and Clone make new ones).
 func (s *Store) Record(id int64) (*Record, error) {
+	id = s.Resolve(id)
 	s.mu.RLock()
 	cached, ok := s.recs[id]
 	gen := s.recGen

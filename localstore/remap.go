@@ -44,6 +44,9 @@ func (t *txn) rebuildAll(ids map[int64]bool) error {
 // the new server copy first.
 func (t *txn) remap(from, to int64) (map[int64]bool, error) {
 	affected := map[int64]bool{}
+	if err := t.putAlias(from, to); err != nil {
+		return nil, err
+	}
 	entries, err := t.entriesMentioning(from)
 	if err != nil {
 		return nil, err
