@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"bytes"
+	"maps"
 	"net/http"
 	"testing"
 
@@ -185,16 +186,41 @@ func TestCopyAndListItems(t *testing.T) {
 	a := e.main
 	r := e.postJSON(a.sales, pathf("/public/proposals/%d/copy", a.locked), map[string]string{"Name": "Den, again"})
 	d := detail(t, r)
-	if d.ID == a.locked || d.Status != app.StatusDraft || d.Name != "Den, again" || d.Customer != nil || len(d.Areas) != 1 {
-		t.Fatalf("copy: id %d status %s name %q customer %v areas %d", d.ID, d.Status, d.Name, d.Customer, len(d.Areas))
+	src := e.load(a, a.locked)
+	if d.ID == a.locked || d.Status != app.StatusDraft || d.Name != "Den, again" || len(d.Areas) != 1 ||
+		d.Customer == nil || src.Customer == nil || d.Customer.ID != src.Customer.ID {
+		t.Fatalf("copy: id %d status %s name %q customer %v (source's %v) areas %d", d.ID, d.Status, d.Name, d.Customer, src.Customer, len(d.Areas))
 	}
-	if src := e.load(a, a.locked); src.Status != app.StatusAccepted || len(src.ChangeOrders) != 2 {
+	if src.Status != app.StatusAccepted || len(src.ChangeOrders) != 2 {
 		t.Fatalf("source changed: %s, %d change orders", src.Status, len(src.ChangeOrders))
 	}
-	// The copy is a proposal of the account like any other.
-	if got := e.get(a.viewer, pathf("/public/proposals/%d", d.ID)); got.status != http.StatusOK {
-		t.Fatalf("copy not readable: %d", got.status)
+	// The answer says which source part each new ID copies: every part,
+	// each onto its own kind of part.
+	want := map[int64]int64{d.ID: src.ID}
+	for i, area := range d.Areas {
+		want[area.ID] = src.Areas[i].ID
+		for j, o := range area.Options {
+			want[o.ID] = src.Areas[i].Options[j].ID
+			for k, it := range o.Items {
+				want[it.ID] = src.Areas[i].Options[j].Items[k].ID
+			}
+		}
 	}
+	if !maps.Equal(d.CopiedFrom, want) {
+		t.Fatalf("copiedFrom %v, want %v", d.CopiedFrom, want)
+	}
+	// The copy is a proposal of the account like any other, and only
+	// the copy's answer says what it copied.
+	got := e.get(a.viewer, pathf("/public/proposals/%d", d.ID))
+	if got.status != http.StatusOK || bytes.Contains(got.body, []byte("copiedFrom")) {
+		t.Fatalf("copy read back: %d %s", got.status, got.body)
+	}
+	// ContactId: 0 for none; another account's contact is not found.
+	bare := detail(t, e.postJSON(a.sales, pathf("/public/proposals/%d/copy", a.locked), map[string]any{"ContactId": 0}))
+	if bare.Customer != nil {
+		t.Fatalf("copy with ContactId 0 has customer %v", bare.Customer)
+	}
+	wantError(t, e.postJSON(a.sales, pathf("/public/proposals/%d/copy", a.locked), map[string]any{"ContactId": 999999}), 404, app.KindNotFound)
 	wantError(t, e.postJSON(a.viewer, pathf("/public/proposals/%d/copy", a.draft), nil), 403, app.KindPermissionDenied)
 	wantError(t, e.postJSON(a.sales, pathf("/public/proposals/%d/copy", e.other.draft), nil), 404, app.KindNotFound)
 

@@ -140,8 +140,10 @@ func (s *Server) applyMutation(c *call, m app.Mutation, noContent bool) error {
 			return result{status: http.StatusNoContent, etag: etagOf(next.Version)}, nil
 		}
 		opts := c.user.Role.ViewOptions()
+		copied := app.CopiedFrom(m)
 		return result{status: http.StatusOK, etag: etagOf(next.Version), render: func() ([]byte, error) {
 			d := app.DetailView(next, opts)
+			d.CopiedFrom = copied
 			return d.AppendJSON(nil)
 		}}, nil
 	})

@@ -297,7 +297,8 @@ func TestPricingArchiveCopy(t *testing.T) {
 		}(), m: &app.CopyProposal{ID: fixtureProposalID},
 			check: func(t *testing.T, got *app.Proposal) {
 				if got.ID != firstNewID || got.Number != firstNewNumber || got.Name != "Copy of Lake house" || got.Status != app.StatusDraft ||
-					got.Customer != nil || len(got.ChangeOrders) != 0 || got.Archived || got.Version != 1 || got.Tax.Status != app.TaxUndefined {
+					got.Customer == nil || got.Customer.ID != contactOnePrimary || got.Customer.Location == nil ||
+					len(got.ChangeOrders) != 0 || got.Archived || got.Version != 1 {
 					t.Errorf("copy: id %d number %d name %q status %s customer %v change orders %d archived %v version %d tax %s",
 						got.ID, got.Number, got.Name, got.Status, got.Customer, len(got.ChangeOrders), got.Archived, got.Version, got.Tax.Status)
 				}
@@ -330,6 +331,22 @@ func TestPricingArchiveCopy(t *testing.T) {
 					t.Errorf("copy IDs %d %d %d, name %q", got.ID, got.Areas[0].ID, got.Areas[0].Options[0].ID, got.Name)
 				}
 			}},
+		{name: "copy without its customer", p: fixtureProposalWithContact(app.StatusDraft, contactOnePrimary, locCA),
+			m: &app.CopyProposal{ID: fixtureProposalID, ContactID: ptr(int64(0))},
+			check: func(t *testing.T, got *app.Proposal) {
+				if got.Customer != nil || got.Tax.Status != app.TaxUndefined {
+					t.Errorf("customer %v, tax %s", got.Customer, got.Tax.Status)
+				}
+			}},
+		{name: "copy for another customer", p: fixtureProposal(app.StatusDraft),
+			m: &app.CopyProposal{ID: fixtureProposalID, ContactID: ptr(int64(contactOnePrimary))},
+			check: func(t *testing.T, got *app.Proposal) {
+				if got.Customer == nil || got.Customer.ID != contactOnePrimary || got.Customer.Location == nil {
+					t.Errorf("customer %+v", got.Customer)
+				}
+			}},
+		{name: "copy for a contact not in the account", p: fixtureProposal(app.StatusDraft),
+			m: &app.CopyProposal{ID: fixtureProposalID, ContactID: ptr(int64(999999))}, want: app.KindNotFound},
 		{name: "copy with a blank name", p: fixtureProposal(app.StatusDraft), m: &app.CopyProposal{ID: fixtureProposalID, Name: ptr("")}, want: app.KindValidationFailed, field: "Name"},
 	})
 }

@@ -31,6 +31,16 @@ func (d *ProposalDetail) AppendJSON(b []byte) ([]byte, error) {
 	b = appendInt(b, `,"version":`, d.Version)
 	b = append(b, `,"fieldVersions":`...)
 	b = appendFieldVersions(b, d.FieldVersions)
+	if len(d.CopiedFrom) > 0 {
+		// Only a copy's answer has it: json.Marshal's form (keys as
+		// strings, sorted as strings) costs nothing elsewhere.
+		raw, err := json.Marshal(d.CopiedFrom)
+		if err != nil {
+			return b, err
+		}
+		b = append(b, `,"copiedFrom":`...)
+		b = append(b, raw...)
+	}
 	return append(b, '}'), nil
 }
 

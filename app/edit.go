@@ -458,7 +458,18 @@ func RemapID(m Mutation, from, to int64) bool {
 	for _, n := range m.Creates(nil) {
 		swap(n.ID)
 	}
+	if r, ok := m.(sourceRefs); ok {
+		for _, id := range r.sources() {
+			swap(id)
+		}
+	}
 	return changed
+}
+
+// sourceRefs is an edit that also names parts it reads without sending
+// them (a copy's SourceIDs): remapped like its other IDs.
+type sourceRefs interface {
+	sources() []*int64
 }
 
 // SetProposalID points an edit of an existing proposal at proposal id.

@@ -43,20 +43,26 @@ func (m *AssignContact) Validate() error {
 }
 
 func (m *AssignContact) apply(p *Proposal, env *Env) error {
+	return assignCustomer(&p.Document, m.ContactID, env)
+}
+
+// assignCustomer makes contact id the document's customer. A contact
+// with exactly one primary location brings it along, and tax follows it.
+func assignCustomer(d *Document, id int64, env *Env) error {
 	var contact Contact
 	ok := false
 	if env.Directory != nil {
-		contact, ok = env.Directory.Contact(m.ContactID)
+		contact, ok = env.Directory.Contact(id)
 	}
 	if !ok {
-		return Errorf(KindNotFound, "contact %d not found in this account", m.ContactID)
+		return Errorf(KindNotFound, "contact %d not found in this account", id)
 	}
 	var primary *Location
 	if env.Directory != nil {
-		primary = PrimaryLocation(env.Directory.ContactLocations(m.ContactID))
+		primary = PrimaryLocation(env.Directory.ContactLocations(id))
 	}
-	p.Customer = &Customer{Contact: contact, Location: copyLocation(primary)}
-	applyLocationTax(&p.Document, primary, env.Account.Taxes)
+	d.Customer = &Customer{Contact: contact, Location: copyLocation(primary)}
+	applyLocationTax(d, primary, env.Account.Taxes)
 	return nil
 }
 

@@ -1,17 +1,28 @@
 package app
 
 // CopyProposal makes a new Draft proposal with the same areas, options
-// and items as proposal ID (new IDs throughout), with no customer and no
-// change orders. Applied to the source, it gives the copy.
+// and items as proposal ID (new IDs throughout), the same customer and
+// location unless ContactID says otherwise, and no change orders.
+// Applied to the source, it gives the copy.
 //
-// NewIDs are set only by the desktop: the temporary IDs of the copy, its
-// areas, options and items, in that order of a walk of the source, so
-// that a copy made offline can be edited before it is sent and every ID
-// is remapped when the server answers.
+// NewIDs and SourceIDs are set only by the desktop, side by side: the
+// temporary ID of the copy and of each of its areas, options and items,
+// beside the ID of the source part it copies. A copy made offline can so
+// be edited before it is sent: replayed on a source that changed since,
+// each part keeps its temporary ID, and a part added to the source after
+// the copy was made is not in it. The server never sees them: it copies
+// its own source and answers which source part each new ID copies
+// (ProposalDetail.CopiedFrom), so the desktop replaces each temporary ID
+// by the server's copy of the same source part, never by position.
 type CopyProposal struct {
-	ID     int64   `json:"proposalId"`
-	Name   *string `json:"name,omitempty"`
-	NewIDs []int64 `json:"newIds,omitempty"`
+	ID        int64   `json:"proposalId"`
+	Name      *string `json:"name,omitempty"`
+	ContactID *int64  `json:"contactId,omitempty"`
+	NewIDs    []int64 `json:"newIds,omitempty"`
+	SourceIDs []int64 `json:"sourceIds,omitempty"`
+
+	// copied is what the last apply made: new ID → source ID.
+	copied map[int64]int64
 }
 
 const KindCopyProposal MutationKind = "copyProposal"
@@ -35,35 +46,65 @@ func (m *CopyProposal) Params() []Param {
 	return []Param{
 		proposalParam(&m.ID),
 		BodyText("Name", &m.Name, "The copy's name; blank means \"Copy of <name>\".").Max(MaxNameLength).BlankIsAbsent(),
+		BodyID("ContactId", &m.ContactID, "The copy's customer: another contact of the account, or 0 for none. Absent: the source's customer and location.").AllowZero(),
 	}
 }
 
-// Creates has a slot per ID of the copy; given the source it makes room
-// for all of them.
+// Creates has a slot per part of the copy. Given the source, it makes
+// one for each of the source's parts, in the order of a walk of it
+// (walkIDs): the copy itself, then each area, its options and their
+// items.
 func (m *CopyProposal) Creates(src *Proposal) []NewID {
-	if src != nil {
-		n := 1
-		for _, a := range src.Areas {
-			n++
-			for _, o := range a.Options {
-				n += 1 + len(o.Items)
-			}
-		}
-		for len(m.NewIDs) < n {
-			m.NewIDs = append(m.NewIDs, 0)
-		}
+	if src != nil && len(m.NewIDs) == 0 {
+		m.SourceIDs = walkIDs(src)
+		m.NewIDs = make([]int64, len(m.SourceIDs))
 	}
+	// by source ID: the server's new ID of each source part, from its
+	// answer (built once for all slots).
+	var bySource map[int64]int64
 	out := make([]NewID, len(m.NewIDs))
 	for i := range m.NewIDs {
 		out[i] = NewID{ID: &m.NewIDs[i], Find: func(_, after *Proposal) (int64, bool) {
-			ids := walkIDs(after)
-			if i >= len(ids) {
-				return 0, false
+			if len(m.SourceIDs) != len(m.NewIDs) {
+				// Queued before copies said what they copied: by position.
+				ids := walkIDs(after)
+				if i >= len(ids) {
+					return 0, false
+				}
+				return ids[i], true
 			}
-			return ids[i], true
+			if i == 0 {
+				return after.ID, true
+			}
+			if bySource == nil {
+				bySource = make(map[int64]int64, len(after.CopiedFrom))
+				for to, from := range after.CopiedFrom {
+					bySource[from] = to
+				}
+			}
+			id, ok := bySource[m.SourceIDs[i]]
+			return id, ok
 		}}
 	}
 	return out
+}
+
+func (m *CopyProposal) sources() []*int64 {
+	out := make([]*int64, len(m.SourceIDs))
+	for i := range m.SourceIDs {
+		out[i] = &m.SourceIDs[i]
+	}
+	return out
+}
+
+// CopiedFrom is what the last Apply of m made when m is a copy: for
+// each new ID of the copy (proposal, areas, options, items), the source
+// part's ID. The server puts it in its answer; nil for other edits.
+func CopiedFrom(m Mutation) map[int64]int64 {
+	if c, ok := m.(*CopyProposal); ok {
+		return c.copied
+	}
+	return nil
 }
 
 // walkIDs are a proposal's ID, then each area's, each of its options' and
@@ -93,14 +134,33 @@ func (m *CopyProposal) Validate() error {
 }
 
 func (m *CopyProposal) apply(p *Proposal, env *Env) error {
+	source := p.ID
+	slot := make(map[int64]int, len(m.SourceIDs))
+	for i, id := range m.SourceIDs {
+		slot[id] = i
+	}
+	bySource := len(m.SourceIDs) == len(m.NewIDs) && len(m.NewIDs) > 0
+	m.copied = map[int64]int64{}
 	k := 0
-	take := func() int64 {
+	// take gives the copy of source part from its ID; keep says whether
+	// the part is copied at all (a desktop's copy holds the parts it
+	// saw, and only those).
+	take := func(from int64) (id int64, keep bool) {
 		var preset int64
-		if k < len(m.NewIDs) {
+		switch {
+		case bySource:
+			i, ok := slot[from]
+			if !ok {
+				return 0, false
+			}
+			preset = m.NewIDs[i]
+		case k < len(m.NewIDs):
 			preset = m.NewIDs[k]
 		}
 		k++
-		return newID(env, preset)
+		id = newID(env, preset)
+		m.copied[id] = from
+		return id, true
 	}
 	now := At(env.Now)
 	name := "Copy of " + p.Name
@@ -110,7 +170,7 @@ func (m *CopyProposal) apply(p *Proposal, env *Env) error {
 	if m.Name != nil {
 		name = *m.Name
 	}
-	p.ID = take()
+	p.ID, _ = take(source)
 	if env.NextNumber != nil {
 		p.Number = env.NextNumber()
 	}
@@ -119,33 +179,54 @@ func (m *CopyProposal) apply(p *Proposal, env *Env) error {
 	p.FieldVersions = nil
 	p.Status = StatusDraft
 	p.Archived = false
-	p.Customer = nil
-	// Tax follows the customer's location, which a copy has not.
-	p.Tax = TaxSettings{Status: TaxUndefined, Method: p.Tax.Method, ApplyTo: p.Tax.ApplyTo}
+	if m.ContactID != nil {
+		if *m.ContactID == 0 {
+			p.Customer = nil
+			// Tax follows the customer's location, which the copy has not.
+			p.Tax = TaxSettings{Status: TaxUndefined, Method: p.Tax.Method, ApplyTo: p.Tax.ApplyTo}
+		} else if err := assignCustomer(&p.Document, *m.ContactID, env); err != nil {
+			return err
+		}
+	}
 	p.CreatedDate = now
-	p.LastSubmittedDate, p.ClientLastDecisionDate, p.LastCompletedDate = Time{}, Time{}, Time{}
+	p.LastSubmittedDate, p.ClientLastDecisionDate, p.LastCompletedDate, p.ClientLastOpenedDate = Time{}, Time{}, Time{}, Time{}
 	p.ChangeOrders = []ChangeOrder{}
 	p.PaymentRequests = []PaymentRequest{}
-	for a := range p.Areas {
-		area := &p.Areas[a]
-		area.ID = take()
-		for o := range area.Options {
-			opt := &area.Options[o]
-			opt.ID = take()
+	areas := p.Areas[:0]
+	for _, area := range p.Areas {
+		var keep bool
+		if area.ID, keep = take(area.ID); !keep {
+			continue
+		}
+		options := area.Options[:0]
+		for _, opt := range area.Options {
+			if opt.ID, keep = take(opt.ID); !keep {
+				continue
+			}
 			parents := map[int64]int64{}
-			for i := range opt.Items {
-				it := &opt.Items[i]
+			items := opt.Items[:0]
+			for _, it := range opt.Items {
 				old := it.ID
-				it.ID = take()
+				if it.ID, keep = take(old); !keep {
+					continue
+				}
 				parents[old] = it.ID
 				it.CreatedDate, it.LastModifiedDate = now, now
+				items = append(items, it)
 			}
-			for i := range opt.Items {
-				if it := &opt.Items[i]; it.ParentID != 0 {
+			for i := range items {
+				if it := &items[i]; it.ParentID != 0 {
+					// A parent the copy has not (added to the source
+					// after the copy was made) leaves its item at the top.
 					it.ParentID = parents[it.ParentID]
 				}
 			}
+			opt.Items = items
+			options = append(options, opt)
 		}
+		area.Options = options
+		areas = append(areas, area)
 	}
+	p.Areas = areas
 	return nil
 }

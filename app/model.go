@@ -283,6 +283,11 @@ type Proposal struct {
 	// new version though its value is the old one, so a merge sees that
 	// it changed (see FieldChanged).
 	FieldVersions map[Field]int64 `json:"fieldVersions,omitempty"`
+
+	// CopiedFrom is set only on a copy as the server's answer to the
+	// copy gave it (ProposalDetail.CopiedFrom): the source part each of
+	// its IDs copies. It is never stored or cloned.
+	CopiedFrom map[int64]int64 `json:"-"`
 }
 
 // Clone returns a deep copy, so a mutation never changes the value it was
@@ -293,6 +298,7 @@ func (p *Proposal) Clone() *Proposal {
 	c := *p
 	c.Document = p.Document.clone()
 	c.FieldVersions = maps.Clone(p.FieldVersions)
+	c.CopiedFrom = nil
 	if p.ChangeOrders != nil {
 		c.ChangeOrders = make([]ChangeOrder, len(p.ChangeOrders))
 		for i, co := range p.ChangeOrders {

@@ -231,6 +231,11 @@ type ProposalDetail struct {
 	IsArchived       bool                 `json:"isArchived"`
 	Version          int64                `json:"version"`
 	FieldVersions    map[Field]int64      `json:"fieldVersions"`
+	// CopiedFrom is only in the answer to a copy (an extension): for
+	// each ID of the new proposal, its areas, options and items, the ID
+	// of the source part it copies, so a client that made the copy
+	// offline can tell which of its parts became which.
+	CopiedFrom map[int64]int64 `json:"copiedFrom,omitempty"`
 }
 
 // ChangeOrderDetail is a change order as the API returns it.

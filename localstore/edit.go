@@ -66,7 +66,7 @@ func (s *Store) Edit(ctx context.Context, proposalID int64, m app.Mutation, env 
 			return err
 		}
 		entry := &Entry{Kind: EntryProposal, ProposalID: rec.ID, Mutation: raw,
-			Created: env.Now, Actor: env.Actor}
+			Created: env.Now, Actor: env.Actor, Effect: app.Effect(m, next)}
 		if rec.Server != nil {
 			entry.BaseVersion = rec.BaseVersion
 		}

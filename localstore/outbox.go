@@ -76,6 +76,10 @@ type Entry struct {
 	// Actor is the user who made the edit; replays check their
 	// permissions again.
 	Actor app.User `json:"actor"`
+	// Effect is what the edit left in the fields it writes, on the view
+	// it was made on (app.Effect): whether the server already has it is
+	// judged by it alone (app.SettledBy).
+	Effect map[app.Field]string `json:"effect,omitempty"`
 
 	// Blocked is computed when an entry is read: an entry it depends on
 	// failed or is in conflict, so this one waits.

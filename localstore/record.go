@@ -280,7 +280,6 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 		return t.putRecord(rec, entries)
 	}
 	view := rec.Server
-	prev := rec.Local // holds the pending edits' effects
 	skipped, settled := map[uint64]bool{}, map[uint64]bool{}
 	for _, e := range entries {
 		if e.State == StateFailed || e.State == StateConflict {
@@ -311,7 +310,7 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 			}
 		}
 		next, aerr := app.Apply(view, m, env)
-		if aerr != nil && app.Settled(m, prev, view) {
+		if aerr != nil && app.SettledBy(m, e.Effect, view) {
 			// The server copy already has what the edit did (another
 			// laptop made the same move): it is done, not refused.
 			if err := t.deleteEntry(e); err != nil {

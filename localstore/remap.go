@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strconv"
 
 	"proposaldesk/app"
@@ -60,6 +61,9 @@ func (t *txn) remap(from, to int64) (map[int64]bool, error) {
 			}
 			if ch {
 				e.Mutation, changed = raw, true
+			}
+			if eff := app.RemapEffect(e.Effect, from, to); !maps.Equal(eff, e.Effect) {
+				e.Effect, changed = eff, true
 			}
 		}
 		if e.ContactID == from {

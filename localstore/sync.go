@@ -3,6 +3,7 @@ package localstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"proposaldesk/app"
@@ -37,7 +38,14 @@ func (s *Store) Ack(ctx context.Context, seq uint64, serverCopy *app.Proposal) (
 			old = rec.Server
 		}
 		remaps = app.FoundIDs(m, old, serverCopy)
+		if serverCopy.CopiedFrom != nil {
+			// Read; never kept (the copy is stored and cached as is).
+			serverCopy = serverCopy.Clone()
+		}
 		if err := t.deleteEntry(e); err != nil {
+			return err
+		}
+		if err := t.failOrphans(m, remaps); err != nil {
 			return err
 		}
 		affected := map[int64]bool{}
@@ -75,6 +83,38 @@ func (s *Store) Ack(ctx context.Context, seq uint64, serverCopy *app.Proposal) (
 		return t.rebuildAll(affected)
 	})
 	return remaps, err
+}
+
+// failOrphans marks failed, in words, the queued edits of what an
+// acknowledged edit created here but the server did not: a copy made
+// offline of an item that the server's source had lost by the time the
+// copy reached it. Without this they would wait for an ID that never
+// comes.
+func (t *txn) failOrphans(m app.Mutation, found map[int64]int64) error {
+	for _, id := range app.CreatedIDs(m) {
+		if _, ok := found[id]; ok || !app.IsTemporaryID(id) {
+			continue
+		}
+		entries, err := t.entriesMentioning(id)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			refs, err := referencedIDs(e)
+			if err != nil {
+				return err
+			}
+			if !slices.Contains(refs, id) || (e.State != StatePending && e.State != StateSent) {
+				continue
+			}
+			markFailed(e, app.Errorf(app.KindNotFound,
+				"What this change was made on was removed on the server before the copy reached it, so the server's copy does not have it."))
+			if err := t.putEntry(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // AckContact settles a contact create: c is the contact the server made.

@@ -20,7 +20,7 @@ import (
 // detail view. Change orders carry only what their summaries say; pass
 // their details through WithChangeOrders for the full documents.
 func ProposalFromDetail(d app.ProposalDetail) *app.Proposal {
-	p := &app.Proposal{Archived: d.IsArchived, Version: d.Version}
+	p := &app.Proposal{Archived: d.IsArchived, Version: d.Version, CopiedFrom: d.CopiedFrom}
 	if len(d.FieldVersions) > 0 {
 		p.FieldVersions = maps.Clone(d.FieldVersions)
 	}

@@ -82,3 +82,136 @@ func TestEditOfProposalZeroIsRefused(t *testing.T) {
 		t.Fatal("a proposal 0 was stored")
 	}
 }
+
+// itemNamed is the ID of the item named name in p's first option.
+func itemNamed(t *testing.T, p *app.Proposal, name string) int64 {
+	t.Helper()
+	for _, a := range p.Areas {
+		for _, o := range a.Options {
+			for _, it := range o.Items {
+				if it.Name == name {
+					return it.ID
+				}
+			}
+		}
+	}
+	t.Fatalf("no item %q in proposal %d", name, p.ID)
+	return 0
+}
+
+// itemNames are the names of the items of the first option, in order.
+func itemNames(d app.ProposalDetail) []string {
+	var out []string
+	for _, it := range d.Areas[0].Options[0].Items {
+		out = append(out, it.Name)
+	}
+	return out
+}
+
+// A copy made offline is the copy the laptop saw: its edits land on the
+// items they were made on, whatever another laptop did to the source
+// meanwhile (moved an item, removed one). An edit of a copied item the
+// server's source no longer had is refused in words, not left waiting.
+func TestOfflineCopyEditsLandOnTheItemsTheLaptopSaw(t *testing.T) {
+	s := startReal(t)
+	a := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+	b := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+	a.sync(t)
+	me := s.appUser(t, app.RoleSales)
+
+	p := a.edit(t, 0, &app.CreateProposal{SalesPersonID: me.ID, Name: strp("Copied while moved")})
+	p = a.edit(t, p.ID, &app.CreateArea{ID: p.ID, Name: "Den"})
+	opt := p.Areas[0].Options[0].ID
+	for _, name := range []string{"X", "Y", "Z"} {
+		p = a.edit(t, p.ID, &app.AddItem{ID: p.ID, OptionID: opt, ItemType: ptrTo(app.ItemPart), Name: strp(name), SellPrice: money("10.00")})
+	}
+	a.sync(t)
+	b.sync(t)
+
+	// A moves Y to the top and removes Z; B does not hear of it.
+	src := findByName(t, a, "Copied while moved").Local
+	a.edit(t, src.ID, &app.ChangeItem{ID: src.ID, ItemID: itemNamed(t, src, "Y"), Position: ptrTo(int64(0))})
+	a.edit(t, src.ID, &app.RemoveItem{ID: src.ID, ItemID: itemNamed(t, src, "Z")})
+	a.sync(t)
+
+	// B copies what it sees (X, Y, Z) offline and edits the copy at once.
+	bsrc := findByName(t, b, "Copied while moved").Local
+	cp := b.edit(t, bsrc.ID, &app.CopyProposal{ID: bsrc.ID, Name: strp("Copy B saw")})
+	b.edit(t, cp.ID, &app.ChangeItem{ID: cp.ID, ItemID: itemNamed(t, cp, "X"), Name: strp("X renamed")})
+	b.edit(t, cp.ID, &app.ChangeItem{ID: cp.ID, ItemID: itemNamed(t, cp, "Y"), Quantity: qty("3")})
+	b.edit(t, cp.ID, &app.ChangeItem{ID: cp.ID, ItemID: itemNamed(t, cp, "Z"), Name: strp("Z renamed")})
+	if err := b.eng.SyncOnce(bg); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+
+	copyRec := findByName(t, b, "Copy B saw")
+	g := serverProposal(t, s, copyRec.ID)
+	if got := itemNames(g); len(got) != 2 || got[0] != "Y" || got[1] != "X renamed" {
+		t.Fatalf("server copy items %v, want [Y, X renamed]", got)
+	}
+	if q := g.Areas[0].Options[0].Items[0].Quantity; q != app.MustQuantity("3") {
+		t.Fatalf("Y's quantity on the server %s, want 3", q)
+	}
+	// The laptop shows what the server has, and the one edit that had
+	// nothing to land on is refused with its reason.
+	local := copyRec.Local.Areas[0].Options[0].Items
+	if len(local) != 2 || local[0].Name != "Y" || local[1].Name != "X renamed" {
+		t.Fatalf("laptop copy items %+v", local)
+	}
+	entries, err := b.st.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].State != "failed" || entries[0].ErrorMessage == "" {
+		t.Fatalf("outbox after sync: %+v", entries)
+	}
+	t.Logf("refused: %s", entries[0].ErrorMessage)
+}
+
+// Settling judges each edit by its own effect: two edits that the server
+// refuses are both shown as refused, even when the second undoes on the
+// laptop what made the first differ from the server.
+func TestEachRefusedEditIsShown(t *testing.T) {
+	s := startReal(t)
+	a := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+	b := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+	a.sync(t)
+	me := s.appUser(t, app.RoleSales)
+
+	p := a.edit(t, 0, &app.CreateProposal{SalesPersonID: me.ID, Name: strp("Nest then move")})
+	p = a.edit(t, p.ID, &app.CreateArea{ID: p.ID, Name: "Patio"})
+	p = a.edit(t, p.ID, &app.CreateOption{ID: p.ID, AreaID: p.Areas[0].ID, ClientDescription: "Better"})
+	opt := p.Areas[0].Options[0].ID
+	for _, name := range []string{"P", "X"} {
+		p = a.edit(t, p.ID, &app.AddItem{ID: p.ID, OptionID: opt, ItemType: ptrTo(app.ItemPart), Name: strp(name), SellPrice: money("10.00")})
+	}
+	a.sync(t)
+	b.sync(t)
+
+	// B removes P and the second option, and syncs.
+	bp := findByName(t, b, "Nest then move").Local
+	b.edit(t, bp.ID, &app.RemoveItem{ID: bp.ID, ItemID: itemNamed(t, bp, "P")})
+	b.edit(t, bp.ID, &app.RemoveOption{ID: bp.ID, OptionID: bp.Areas[0].Options[1].ID})
+	b.sync(t)
+
+	// A, not synced, nests X under P, then moves X to the second option.
+	ap := findByName(t, a, "Nest then move").Local
+	x, pid, o2 := itemNamed(t, ap, "X"), itemNamed(t, ap, "P"), ap.Areas[0].Options[1].ID
+	a.edit(t, ap.ID, &app.ChangeItem{ID: ap.ID, ItemID: x, ParentID: &pid})
+	a.edit(t, ap.ID, &app.ChangeItem{ID: ap.ID, ItemID: x, ParentID: ptrTo(int64(0)), OptionID: &o2})
+	if err := a.eng.SyncOnce(bg); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	entries, err := a.st.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 {
+		t.Fatalf("outbox after sync has %d entries, want the nest and the move shown as refused: %+v", len(entries), entries)
+	}
+	for _, e := range entries {
+		if e.State != "failed" || e.ErrorMessage == "" {
+			t.Errorf("entry %d: %s %q", e.Seq, e.State, e.ErrorMessage)
+		}
+	}
+}

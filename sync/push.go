@@ -251,14 +251,11 @@ func (e *Engine) refused(ctx context.Context, en *localstore.Entry, err error) e
 }
 
 // settledOnServer settles a refused edit as done when the server's copy
-// already has its effect (app.Settled): another laptop made the same
-// move first.
+// already has its own effect (app.SettledBy, judged on the view it was
+// made on, never on the laptop's later one): another laptop made the
+// same move first.
 func (e *Engine) settledOnServer(ctx context.Context, en *localstore.Entry) (bool, error) {
 	m, err := en.Decode()
-	if err != nil {
-		return false, err
-	}
-	rec, err := e.st.Record(en.ProposalID)
 	if err != nil {
 		return false, err
 	}
@@ -270,7 +267,7 @@ func (e *Engine) settledOnServer(ctx context.Context, en *localstore.Entry) (boo
 		return false, stopOn(err)
 	}
 	sp := ProposalFromDetail(got.Proposal)
-	if !app.Settled(m, rec.Local, sp) {
+	if !app.SettledBy(m, en.Effect, sp) {
 		return false, nil
 	}
 	if err := e.withChangeOrders(ctx, sp); err != nil {

@@ -124,12 +124,21 @@ func (r *reflector) ofType(t reflect.Type) (*obj, error) {
 		}
 		return arr(items), nil
 	case reflect.Map:
-		if t.Key().Kind() != reflect.String {
-			return nil, fmt.Errorf("map type %s: only maps with string keys are described", t)
+		var keys *obj
+		switch t.Key().Kind() {
+		case reflect.String:
+		case reflect.Int64:
+			// encoding/json writes an integer key as its decimal text.
+			keys = o("pattern", "^-?[0-9]+$")
+		default:
+			return nil, fmt.Errorf("map type %s: only maps with string or int64 keys are described", t)
 		}
 		values, err := r.ofType(t.Elem())
 		if err != nil {
 			return nil, fmt.Errorf("map type %s: %w", t, err)
+		}
+		if keys != nil {
+			return o("type", "object", "propertyNames", keys, "additionalProperties", values), nil
 		}
 		return o("type", "object", "additionalProperties", values), nil
 	case reflect.Interface:
