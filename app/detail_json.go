@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"strings"
 
 	"proposaldesk/app/jsonquote"
 )
@@ -380,18 +379,18 @@ func appendFieldVersions(b []byte, m map[Field]int64) []byte {
 	if m == nil {
 		return append(b, "null"...)
 	}
-	var small [32]string // on the stack: most documents have fewer keys
+	var small [32]Field // on the stack: most documents have fewer keys
 	keys := small[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, strings.Compare)
+	slices.Sort(keys)
 	b = append(b, '{')
 	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(jsonquote.AppendMarshal(b, k), ':')
+		b = append(jsonquote.AppendMarshal(b, string(k)), ':')
 		b = strconv.AppendInt(b, m[k], 10)
 	}
 	return append(b, '}')

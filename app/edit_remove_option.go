@@ -31,8 +31,7 @@ func (m *RemoveOption) Params() []Param {
 
 func (m *RemoveOption) Creates(*Proposal) []NewID { return nil }
 func (m *RemoveOption) Writes() []Field {
-	return []Field{OptionField(m.OptionID, "clientDescription"), OptionField(m.OptionID, "installerDescription"),
-		OptionField(m.OptionID, "status")}
+	return partFields(scopeOptions, m.OptionID, optionFields)
 }
 func (m *RemoveOption) Describe() string { return "Remove an option" }
 

@@ -167,7 +167,7 @@ func TestEveryKindDescribesItself(t *testing.T) {
 			t.Errorf("%s: writes no conflict-checked field", k)
 		}
 		for _, f := range m.Writes() {
-			if app.FieldLabel(f) == f {
+			if app.FieldLabel(f) == string(f) {
 				t.Errorf("%s: field %q has no words for people", k, f)
 			}
 		}

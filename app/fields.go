@@ -8,16 +8,20 @@ import (
 	"strings"
 )
 
-// The fields an edit writes, as conflict detection compares them. A
-// conflict is a field whose value changed on the server since the copy
-// a local edit was made on, and that the local edit also changed to
+// The fields an edit writes, as conflict detection and settling compare
+// them. A conflict is a field whose value changed on the server since the
+// copy a local edit was made on, and that the local edit also changed to
 // something else. Each edit names the fields it writes (Mutation.Writes);
-// FieldValues reads them all from a proposal. The names are stored in the
-// desktop's conflict records, so they never change.
+// the tables below declare every field once, with its words and how to
+// read it, and FieldValues reads them all from a proposal. A field an
+// edit writes that no table declares would never conflict and a refused
+// edit of it would settle as done, so a test applies every kind and
+// checks that what it writes is read here.
 
 // A Field names one value: a proposal's ("name") or one of an area,
-// option or item ("options/12/clientDescription").
-type Field = string
+// option or item ("options/12/clientDescription"). The names are stored
+// in the desktop's conflict records, so they never change.
+type Field string
 
 // The proposal's fields.
 const (
@@ -39,19 +43,100 @@ const (
 	scopeItems   = "items"
 )
 
-// The item fields conflict detection compares, with their words.
-var itemFieldLabels = map[string]string{
-	"quantity":           "Item quantity",
-	"sellPrice":          "Item sell price",
-	"cost":               "Item cost",
-	"name":               "Item name",
-	"description":        "Item description",
-	"clientNote":         "Item client note",
-	"isTaxExempt":        "Item tax exemption",
-	"isRecurringService": "Item recurring service",
-	"parentId":           "Item nesting",
-	"option":             "Item option",
-	"position":           "Item position",
+// A fieldDecl declares one field of a T (a proposal, area, option or
+// placed item): its name within its scope, its words for people and how
+// to read it as a string.
+type fieldDecl[T any] struct {
+	name  string
+	label string
+	read  func(T) string
+	// unchecked: a concurrent change on both sides is no conflict (an
+	// item's position shifts whenever another item is added before it).
+	// Settling still compares it.
+	unchecked bool
+}
+
+// placedItem is an item where it sits: its option and its place there.
+type placedItem struct {
+	*Item
+	option int64
+	index  int
+}
+
+var proposalFields = declare("", []fieldDecl[*Proposal]{
+	{name: string(FieldName), label: "Name", read: func(p *Proposal) string { return p.Name }},
+	{name: string(FieldSalesPerson), label: "Salesperson", read: func(p *Proposal) string { return strconv.FormatInt(p.SalesPerson.ID, 10) }},
+	{name: string(FieldProjectDescription), label: "Project description", read: func(p *Proposal) string { return p.ProjectDescription }},
+	{name: string(FieldInternalNotes), label: "Installer notes", read: func(p *Proposal) string { return p.InternalNotes }},
+	{name: string(FieldStatus), label: "Status", read: func(p *Proposal) string { return string(p.Status) }},
+	{name: string(FieldCustomer), label: "Customer", read: func(p *Proposal) string {
+		if c := p.Customer; c != nil {
+			return jsonString(map[string]any{"id": c.ID, "name": c.DisplayName()})
+		}
+		return ""
+	}},
+	{name: string(FieldCustomerLocation), label: "Location", read: func(p *Proposal) string {
+		if c := p.Customer; c != nil && c.Location != nil {
+			return jsonString(c.Location)
+		}
+		return ""
+	}},
+	{name: string(FieldPartsDiscount), label: "Parts discount", read: func(p *Proposal) string { return jsonString(p.Pricing) }},
+	{name: string(FieldArchived), label: "Archived", read: func(p *Proposal) string { return strconv.FormatBool(p.Archived) }},
+})
+
+var areaFields = declare(scopeAreas, []fieldDecl[*Area]{
+	{name: "name", label: "Area name", read: func(a *Area) string { return a.Name }},
+})
+
+var optionFields = declare(scopeOptions, []fieldDecl[*Option]{
+	{name: "clientDescription", label: "Option client description", read: func(o *Option) string { return o.ClientDescription }},
+	{name: "installerDescription", label: "Option installer notes", read: func(o *Option) string { return o.InstallerDescription }},
+	{name: "status", label: "Option status", read: func(o *Option) string { return string(o.Status) }},
+})
+
+var itemFields = declare(scopeItems, []fieldDecl[placedItem]{
+	{name: "quantity", label: "Item quantity", read: func(it placedItem) string { return it.Quantity.String() }},
+	{name: "sellPrice", label: "Item sell price", read: func(it placedItem) string { return it.SellPrice.String() }},
+	{name: "cost", label: "Item cost", read: func(it placedItem) string {
+		if it.Cost == nil {
+			return ""
+		}
+		return it.Cost.String()
+	}},
+	{name: "name", label: "Item name", read: func(it placedItem) string { return it.Name }},
+	{name: "description", label: "Item description", read: func(it placedItem) string { return it.Description }},
+	{name: "clientNote", label: "Item client note", read: func(it placedItem) string { return it.ClientNote }},
+	{name: "isTaxExempt", label: "Item tax exemption", read: func(it placedItem) string { return strconv.FormatBool(it.IsTaxExempt) }},
+	{name: "isRecurringService", label: "Item recurring service", read: func(it placedItem) string { return strconv.FormatBool(it.IsRecurringService) }},
+	{name: "parentId", label: "Item nesting", read: func(it placedItem) string { return strconv.FormatInt(it.ParentID, 10) }},
+	{name: "option", label: "Item option", read: func(it placedItem) string { return strconv.FormatInt(it.option, 10) }},
+	{name: "position", label: "Item position", read: func(it placedItem) string { return strconv.Itoa(it.index) }, unchecked: true},
+})
+
+// fieldInfo is what is known of a field without the part it belongs to,
+// by its key ("name", "options/status").
+type fieldInfo struct {
+	label     string
+	unchecked bool
+}
+
+var fieldInfos = map[string]fieldInfo{}
+
+// declare records the words of a scope's fields ("" for the proposal's
+// own) and returns the table.
+func declare[T any](scope string, decls []fieldDecl[T]) []fieldDecl[T] {
+	for _, d := range decls {
+		k := d.name
+		if scope != "" {
+			k = scope + "/" + d.name
+		}
+		if _, dup := fieldInfos[k]; dup {
+			panic("bug: field " + k + " declared twice")
+		}
+		fieldInfos[k] = fieldInfo{label: d.label, unchecked: d.unchecked}
+	}
+	return decls
 }
 
 // AreaField names a field of one area.
@@ -60,78 +145,63 @@ func AreaField(areaID int64, name string) Field { return scoped(scopeAreas, area
 // OptionField names a field of one option.
 func OptionField(optionID int64, name string) Field { return scoped(scopeOptions, optionID, name) }
 
+// ItemField names a field of one item.
+func ItemField(itemID int64, name string) Field { return scoped(scopeItems, itemID, name) }
+
 func scoped(scope string, id int64, name string) Field {
-	return scope + "/" + strconv.FormatInt(id, 10) + "/" + name
+	return Field(scope + "/" + strconv.FormatInt(id, 10) + "/" + name)
 }
 
-// fieldLabels are the words for each field, by its name within its
-// scope ("" for the proposal's own).
-var fieldLabels = map[string]string{
-	FieldName:                              "Name",
-	FieldSalesPerson:                       "Salesperson",
-	FieldProjectDescription:                "Project description",
-	FieldInternalNotes:                     "Installer notes",
-	FieldStatus:                            "Status",
-	FieldCustomer:                          "Customer",
-	FieldCustomerLocation:                  "Location",
-	scopeAreas + "/name":                   "Area name",
-	scopeOptions + "/clientDescription":    "Option client description",
-	scopeOptions + "/installerDescription": "Option installer notes",
-	scopeOptions + "/status":               "Option status",
-	FieldPartsDiscount:                     "Parts discount",
-	FieldArchived:                          "Archived",
-}
-
-func init() {
-	for name, label := range itemFieldLabels {
-		fieldLabels[scopeItems+"/"+name] = label
+// info finds the field's declaration, by its name within its scope.
+func (f Field) info() (fieldInfo, bool) {
+	k := string(f)
+	if parts := strings.SplitN(k, "/", 3); len(parts) == 3 {
+		k = parts[0] + "/" + parts[2]
 	}
+	i, ok := fieldInfos[k]
+	return i, ok
+}
+
+// ConflictChecked reports whether a change of f on the server and a
+// different one here is a conflict. An item's position is not: it shifts
+// whenever another item is added before it.
+func (f Field) ConflictChecked() bool {
+	i, ok := f.info()
+	return ok && !i.unchecked
 }
 
 // FieldLabel names a field for people.
 func FieldLabel(f Field) string {
-	if l, ok := fieldLabels[f]; ok {
-		return l
+	if i, ok := f.info(); ok {
+		return i.label
 	}
-	if parts := strings.SplitN(f, "/", 3); len(parts) == 3 {
-		if l, ok := fieldLabels[parts[0]+"/"+parts[2]]; ok {
-			return l
-		}
-	}
-	return f
+	return string(f)
 }
 
-// FieldValues reads every conflict-checked field of p as a string.
+// FieldValues reads every declared field of p as a string.
 func FieldValues(p *Proposal) map[Field]string {
-	v := map[Field]string{
-		FieldName:               p.Name,
-		FieldSalesPerson:        strconv.FormatInt(p.SalesPerson.ID, 10),
-		FieldProjectDescription: p.ProjectDescription,
-		FieldInternalNotes:      p.InternalNotes,
-		FieldStatus:             string(p.Status),
-		FieldCustomer:           "",
-		FieldCustomerLocation:   "",
-		FieldPartsDiscount:      jsonString(p.Pricing),
-		FieldArchived:           strconv.FormatBool(p.Archived),
+	v := map[Field]string{}
+	for _, d := range proposalFields {
+		v[Field(d.name)] = d.read(p)
 	}
-	if c := p.Customer; c != nil {
-		v[FieldCustomer] = jsonString(map[string]any{"id": c.ID, "name": c.DisplayName()})
-		if c.Location != nil {
-			v[FieldCustomerLocation] = jsonString(c.Location)
-		}
-	}
-	for _, a := range p.Areas {
-		v[AreaField(a.ID, "name")] = a.Name
-		for _, o := range a.Options {
-			v[OptionField(o.ID, "clientDescription")] = o.ClientDescription
-			v[OptionField(o.ID, "installerDescription")] = o.InstallerDescription
-			v[OptionField(o.ID, "status")] = string(o.Status)
-			for _, it := range o.Items {
-				itemValues(v, &it, o.ID)
+	for i := range p.Areas {
+		a := &p.Areas[i]
+		readPart(v, scopeAreas, a.ID, areaFields, a)
+		for j := range a.Options {
+			o := &a.Options[j]
+			readPart(v, scopeOptions, o.ID, optionFields, o)
+			for k := range o.Items {
+				readPart(v, scopeItems, o.Items[k].ID, itemFields, placedItem{&o.Items[k], o.ID, k})
 			}
 		}
 	}
 	return v
+}
+
+func readPart[T any](v map[Field]string, scope string, id int64, decls []fieldDecl[T], x T) {
+	for _, d := range decls {
+		v[scoped(scope, id, d.name)] = d.read(x)
+	}
 }
 
 func jsonString(x any) string {
@@ -142,35 +212,11 @@ func jsonString(x any) string {
 	return string(b)
 }
 
-// itemValues reads an item's conflict-checked fields.
-// An item's position is not compared: it shifts whenever another item
-// is added before it, which is no conflict.
-func itemValues(v map[Field]string, it *Item, optionID int64) {
-	cost := ""
-	if it.Cost != nil {
-		cost = it.Cost.String()
-	}
-	for name, value := range map[string]string{
-		"quantity":           it.Quantity.String(),
-		"sellPrice":          it.SellPrice.String(),
-		"cost":               cost,
-		"name":               it.Name,
-		"description":        it.Description,
-		"clientNote":         it.ClientNote,
-		"isTaxExempt":        strconv.FormatBool(it.IsTaxExempt),
-		"isRecurringService": strconv.FormatBool(it.IsRecurringService),
-		"parentId":           strconv.FormatInt(it.ParentID, 10),
-		"option":             strconv.FormatInt(optionID, 10),
-	} {
-		v[ItemField(it.ID, name)] = value
-	}
-}
-
-// itemFields are every conflict-checked field of an item.
-func itemFields(id int64) []Field {
-	out := make([]Field, 0, len(itemFieldLabels))
-	for name := range itemFieldLabels {
-		out = append(out, ItemField(id, name))
+// partFields are every declared field of one part.
+func partFields[T any](scope string, id int64, decls []fieldDecl[T]) []Field {
+	out := make([]Field, 0, len(decls))
+	for _, d := range decls {
+		out = append(out, scoped(scope, id, d.name))
 	}
 	slices.Sort(out)
 	return out
@@ -179,7 +225,7 @@ func itemFields(id int64) []Field {
 // fieldOfKnownPart reports whether f names a proposal field or one of a
 // part with an ID: on the server, a create's new part has none yet (its
 // fields are new, so nothing can have changed them concurrently).
-func fieldOfKnownPart(f Field) bool { return !strings.Contains(f, "/0/") }
+func fieldOfKnownPart(f Field) bool { return !strings.Contains(string(f), "/0/") }
 
 // FieldChanged reports whether field f changed between two copies of a
 // proposal from the server: its value, or (a change that came back to

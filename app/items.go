@@ -113,6 +113,3 @@ func insertItem(o *Option, it Item) {
 	copy(o.Items[pos+1:], o.Items[pos:])
 	o.Items[pos] = it
 }
-
-// ItemField names a field of one item.
-func ItemField(itemID int64, name string) Field { return scoped(scopeItems, itemID, name) }

@@ -13,6 +13,17 @@ func TestSettled(t *testing.T) {
 		return p
 	}
 	submitted := func(p *app.Proposal) { p.Status = app.StatusSubmitted }
+	// order puts items 801 and 802 in the kitchen's option in this order.
+	order := func(ids ...int64) func(p *app.Proposal) {
+		return func(p *app.Proposal) {
+			o := &p.Areas[0].Options[0]
+			o.Items = o.Items[:0]
+			for _, id := range ids {
+				o.Items = append(o.Items, app.Item{ID: id, ItemType: app.ItemPart, Name: "Speaker", Quantity: app.OneUnit})
+			}
+		}
+	}
+	moveDown := &app.ChangeItem{ID: fixtureProposalID, ItemID: 801, Position: ptr(int64(1))}
 	for _, tc := range []struct {
 		name         string
 		m            app.Mutation
@@ -31,6 +42,8 @@ func TestSettled(t *testing.T) {
 			local(func(p *app.Proposal) { p.Areas[0].Options[0].Items = nil }), local(func(p *app.Proposal) { p.Areas[0].Options[0].Items = nil }), true},
 		{"an item changed here, removed there", &app.ChangeItem{ID: fixtureProposalID, ItemID: 801, Quantity: ptr(app.OneUnit)},
 			local(func(*app.Proposal) {}), local(func(p *app.Proposal) { p.Areas[0].Options[0].Items = nil }), false},
+		{"the same reorder made twice", moveDown, local(order(802, 801)), local(order(802, 801)), true},
+		{"a reorder the server does not have", moveDown, local(order(802, 801)), local(order(801, 802)), false},
 		{"a create is never settled", &app.CreateArea{ID: fixtureProposalID, Name: "Kitchen", AreaID: -1, OptionID: -2},
 			local(func(*app.Proposal) {}), local(func(*app.Proposal) {}), false},
 		{"no server copy", &app.SetDescription{ID: fixtureProposalID}, local(func(*app.Proposal) {}), nil, false},

@@ -9,8 +9,8 @@ import (
 // A conflict is a field whose value changed between the server copy the
 // edits were made on (base) and the one just pulled (theirs), that the
 // local view (mine) also changed to something else. Which fields there
-// are, and which an edit writes, app says (app.FieldValues,
-// Mutation.Writes).
+// are, which an edit writes and which can conflict, app says
+// (app.FieldValues, Mutation.Writes, Field.ConflictChecked).
 
 // FieldConflicts is the three-way comparison: the fields where theirs
 // differs from base and mine differs from both. Fields missing on a side
@@ -22,6 +22,9 @@ func FieldConflicts(base, mine, theirs *app.Proposal) []Conflict {
 	b, m, t := app.FieldValues(base), app.FieldValues(mine), app.FieldValues(theirs)
 	var out []Conflict
 	for f, bv := range b {
+		if !f.ConflictChecked() {
+			continue
+		}
 		mv, ok1 := m[f]
 		tv, ok2 := t[f]
 		if !ok1 || !ok2 {
@@ -45,7 +48,7 @@ func FieldConflicts(base, mine, theirs *app.Proposal) []Conflict {
 
 // Fields are the conflict-checked fields the entry writes (the fields of
 // Record.Conflicts a keep-mine or keep-theirs of this entry settles).
-func (e *Entry) Fields() []string {
+func (e *Entry) Fields() []app.Field {
 	if e.Kind != EntryProposal {
 		return nil
 	}
@@ -57,7 +60,7 @@ func (e *Entry) Fields() []string {
 }
 
 // touches reports whether the entry writes the field.
-func touches(e *Entry, field string) bool {
+func touches(e *Entry, field app.Field) bool {
 	if e.Kind != EntryProposal {
 		return false
 	}

@@ -41,10 +41,10 @@ type Record struct {
 // Conflict is one field changed on both sides. Values are display
 // strings (JSON for structured values).
 type Conflict struct {
-	Field  string `json:"field"`
-	Base   string `json:"base"`
-	Mine   string `json:"mine"`
-	Theirs string `json:"theirs"`
+	Field  app.Field `json:"field"`
+	Base   string    `json:"base"`
+	Mine   string    `json:"mine"`
+	Theirs string    `json:"theirs"`
 }
 
 // record reads a proposal's record. The caller may change the Record's

@@ -443,23 +443,35 @@ func TestFieldConflicts(t *testing.T) {
 			with(func(p *app.Proposal) { p.Customer = &app.Customer{Contact: bob} }), []string{"customer"}},
 		// Theirs went A→B→A: the value is the base's, the version is not.
 		{"theirs changed and came back", with(func(p *app.Proposal) { p.Name = "C" }),
-			with(func(p *app.Proposal) { p.FieldVersions = map[string]int64{"name": 9} }), []string{"name"}},
-		{"theirs came back, mine unchanged", base, with(func(p *app.Proposal) { p.FieldVersions = map[string]int64{"name": 9} }), nil},
+			with(func(p *app.Proposal) { p.FieldVersions = map[app.Field]int64{"name": 9} }), []string{"name"}},
+		{"theirs came back, mine unchanged", base, with(func(p *app.Proposal) { p.FieldVersions = map[app.Field]int64{"name": 9} }), nil},
 		{"theirs came back to mine", with(func(p *app.Proposal) { p.Name = "A" }),
-			with(func(p *app.Proposal) { p.FieldVersions = map[string]int64{"name": 9} }), nil},
+			with(func(p *app.Proposal) { p.FieldVersions = map[app.Field]int64{"name": 9} }), nil},
 		{"another field's version moved", with(func(p *app.Proposal) { p.Name = "C" }),
-			with(func(p *app.Proposal) { p.FieldVersions = map[string]int64{"projectDescription": 9} }), nil},
+			with(func(p *app.Proposal) { p.FieldVersions = map[app.Field]int64{"projectDescription": 9} }), nil},
 		{"an item's quantity", with(func(p *app.Proposal) { p.Areas[0].Options[0].Items = []app.Item{{ID: 5, Quantity: 2 * app.OneUnit}} }),
 			with(func(p *app.Proposal) { p.Areas[0].Options[0].Items = []app.Item{{ID: 5, Quantity: 3 * app.OneUnit}} }), nil},
 	}
 	for _, c := range cases {
 		var got []string
 		for _, x := range FieldConflicts(base, c.mine, c.theirs) {
-			got = append(got, x.Field)
+			got = append(got, string(x.Field))
 		}
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
+	}
+	// An item's position shifts whenever another is added before it, so
+	// reordering on both sides is no conflict.
+	items := func(ids ...int64) *app.Proposal {
+		return with(func(p *app.Proposal) {
+			for _, id := range ids {
+				p.Areas[0].Options[0].Items = append(p.Areas[0].Options[0].Items, app.Item{ID: id, Quantity: app.OneUnit})
+			}
+		})
+	}
+	if got := FieldConflicts(items(5, 6, 7), items(7, 5, 6), items(6, 7, 5)); len(got) != 0 {
+		t.Errorf("items reordered on both sides: conflicts %v", got)
 	}
 }
 
