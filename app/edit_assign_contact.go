@@ -1,5 +1,7 @@
 package app
 
+import "fmt"
+
 // AssignContact is operation 13. A contact with exactly one primary
 // location brings that location along; otherwise the proposal is left
 // without a location until one is assigned.
@@ -46,15 +48,19 @@ func (m *AssignContact) apply(p *Proposal, env *Env) error {
 	var contact Contact
 	ok := false
 	if env.Directory != nil {
-		contact, ok = env.Directory.Contact(m.ContactID)
+		var err error
+		if contact, ok, err = env.Directory.Contact(m.ContactID); err != nil {
+			return fmt.Errorf("contact %d: %w", m.ContactID, err)
+		}
 	}
 	if !ok {
 		return Errorf(KindNotFound, "contact %d not found in this account", m.ContactID)
 	}
-	var primary *Location
-	if env.Directory != nil {
-		primary = PrimaryLocation(env.Directory.ContactLocations(m.ContactID))
+	locs, err := env.Directory.ContactLocations(m.ContactID)
+	if err != nil {
+		return fmt.Errorf("locations of contact %d: %w", m.ContactID, err)
 	}
+	primary := PrimaryLocation(locs)
 	p.Customer = &Customer{Contact: contact, Location: copyLocation(primary)}
 	applyLocationTax(&p.Document, primary, env.Account.Taxes)
 	return nil
