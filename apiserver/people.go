@@ -30,7 +30,10 @@ func (s *Server) listPeople(c *call) error {
 }
 
 func contactOf(tx store.Tx, id int64) (app.Contact, error) {
-	ct, ok := tx.Contact(id)
+	ct, ok, err := tx.Contact(id)
+	if err != nil {
+		return app.Contact{}, err
+	}
 	if !ok {
 		return app.Contact{}, app.Errorf(app.KindNotFound, "person %d not found in this account", id)
 	}

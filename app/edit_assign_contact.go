@@ -1,5 +1,7 @@
 package app
 
+import "fmt"
+
 // AssignContact is operation 13. A contact with exactly one primary
 // location brings that location along; otherwise the proposal is left
 // without a location until one is assigned.
@@ -52,15 +54,19 @@ func assignCustomer(d *Document, id int64, env *Env) error {
 	var contact Contact
 	ok := false
 	if env.Directory != nil {
-		contact, ok = env.Directory.Contact(id)
+		var err error
+		if contact, ok, err = env.Directory.Contact(id); err != nil {
+			return fmt.Errorf("contact %d: %w", id, err)
+		}
 	}
 	if !ok {
 		return Errorf(KindNotFound, "contact %d not found in this account", id)
 	}
-	var primary *Location
-	if env.Directory != nil {
-		primary = PrimaryLocation(env.Directory.ContactLocations(id))
+	locs, err := env.Directory.ContactLocations(id)
+	if err != nil {
+		return fmt.Errorf("locations of contact %d: %w", id, err)
 	}
+	primary := PrimaryLocation(locs)
 	d.Customer = &Customer{Contact: contact, Location: copyLocation(primary)}
 	applyLocationTax(d, primary, env.Account.Taxes)
 	return nil

@@ -1,5 +1,7 @@
 package app
 
+import "fmt"
+
 // AssignLocation is operation 14: one of the assigned contact's locations,
 // which recalculates tax.
 type AssignLocation struct {
@@ -45,7 +47,10 @@ func (m *AssignLocation) apply(p *Proposal, env *Env) error {
 	var loc ContactLocation
 	ok := false
 	if env.Directory != nil {
-		loc, ok = env.Directory.Location(m.LocationID)
+		var err error
+		if loc, ok, err = env.Directory.Location(m.LocationID); err != nil {
+			return fmt.Errorf("location %d: %w", m.LocationID, err)
+		}
 	}
 	if !ok {
 		return Errorf(KindNotFound, "location %d not found in this account", m.LocationID)

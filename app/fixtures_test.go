@@ -56,19 +56,22 @@ type fixtureDirectory struct {
 	locations map[int64]app.ContactLocation
 }
 
-func (d *fixtureDirectory) User(id int64) (app.User, bool) { u, ok := d.users[id]; return u, ok }
+func (d *fixtureDirectory) User(id int64) (app.User, bool, error) {
+	u, ok := d.users[id]
+	return u, ok, nil
+}
 
-func (d *fixtureDirectory) Contact(id int64) (app.Contact, bool) {
+func (d *fixtureDirectory) Contact(id int64) (app.Contact, bool, error) {
 	c, ok := d.contacts[id]
-	return c, ok
+	return c, ok, nil
 }
 
-func (d *fixtureDirectory) Location(id int64) (app.ContactLocation, bool) {
+func (d *fixtureDirectory) Location(id int64) (app.ContactLocation, bool, error) {
 	l, ok := d.locations[id]
-	return l, ok
+	return l, ok, nil
 }
 
-func (d *fixtureDirectory) ContactLocations(contactID int64) []app.ContactLocation {
+func (d *fixtureDirectory) ContactLocations(contactID int64) ([]app.ContactLocation, error) {
 	var out []app.ContactLocation
 	for _, l := range d.locations {
 		if l.ContactID == contactID {
@@ -76,7 +79,7 @@ func (d *fixtureDirectory) ContactLocations(contactID int64) []app.ContactLocati
 		}
 	}
 	slices.SortFunc(out, func(a, b app.ContactLocation) int { return cmp.Compare(a.ID, b.ID) })
-	return out
+	return out, nil
 }
 
 func fixtureLocation(id, contact int64, primary bool, state, abbrev string) app.ContactLocation {

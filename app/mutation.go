@@ -43,12 +43,15 @@ type Mutation interface {
 
 // Directory looks up the account's users, contacts and locations. The
 // server answers from its store inside the write's transaction; the
-// desktop from its local cache.
+// desktop from its local cache. found is false when the account has no
+// such record; err is a failure to read (a database that timed out),
+// which the rules pass on as it is, never as "not found": the client
+// retries the one and records the other as a refusal.
 type Directory interface {
-	User(id int64) (User, bool)
-	Contact(id int64) (Contact, bool)
-	Location(id int64) (ContactLocation, bool)
-	ContactLocations(contactID int64) []ContactLocation
+	User(id int64) (u User, found bool, err error)
+	Contact(id int64) (c Contact, found bool, err error)
+	Location(id int64) (l ContactLocation, found bool, err error)
+	ContactLocations(contactID int64) ([]ContactLocation, error)
 }
 
 // Account is what a mutation needs to know about the dealer's account.
@@ -169,7 +172,11 @@ func DecodeMutation(data []byte) (Mutation, error) {
 // salesperson.
 func salesperson(env *Env, id int64) (Salesperson, error) {
 	if env.Directory != nil {
-		if u, ok := env.Directory.User(id); ok {
+		u, ok, err := env.Directory.User(id)
+		if err != nil {
+			return Salesperson{}, fmt.Errorf("salesperson %d: %w", id, err)
+		}
+		if ok {
 			return u.Salesperson(), nil
 		}
 	}

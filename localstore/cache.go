@@ -68,45 +68,42 @@ func (t *txn) contactLocations(contactID int64) ([]app.ContactLocation, error) {
 }
 
 // Directory is app.Directory over the store's caches, valid inside the
-// transaction it was made in. Read errors (a corrupt cache row) read as
-// "not found" to the rules and are kept in Err.
+// transaction it was made in. A read error (a corrupt cache row) is an
+// error, not "not found".
 type Directory struct {
-	t   *txn
-	Err error
+	t *txn
 }
 
 var _ app.Directory = (*Directory)(nil)
 
-func (d *Directory) get(b []byte, id int64, v any) bool {
+func (d *Directory) get(b []byte, id int64, v any) (bool, error) {
 	ok, err := getJSON(d.t.b(b), idKey(id), v)
 	if err != nil {
-		d.Err = err
-		return false
+		return false, fmt.Errorf("%s %d: %w", b, id, err)
 	}
-	return ok
+	return ok, nil
 }
 
-func (d *Directory) User(id int64) (app.User, bool) {
+func (d *Directory) User(id int64) (app.User, bool, error) {
 	var u app.User
-	return u, d.get(bucketUsers, id, &u)
+	ok, err := d.get(bucketUsers, id, &u)
+	return u, ok, err
 }
 
-func (d *Directory) Contact(id int64) (app.Contact, bool) {
+func (d *Directory) Contact(id int64) (app.Contact, bool, error) {
 	var c app.Contact
-	return c, d.get(bucketContacts, id, &c)
+	ok, err := d.get(bucketContacts, id, &c)
+	return c, ok, err
 }
 
-func (d *Directory) Location(id int64) (app.ContactLocation, bool) {
+func (d *Directory) Location(id int64) (app.ContactLocation, bool, error) {
 	var l app.ContactLocation
-	return l, d.get(bucketLocations, id, &l)
+	ok, err := d.get(bucketLocations, id, &l)
+	return l, ok, err
 }
 
-func (d *Directory) ContactLocations(contactID int64) []app.ContactLocation {
-	locs, err := d.t.contactLocations(contactID)
-	if err != nil {
-		d.Err = err
-	}
-	return locs
+func (d *Directory) ContactLocations(contactID int64) ([]app.ContactLocation, error) {
+	return d.t.contactLocations(contactID)
 }
 
 // WithDirectory runs fn with the cached directory in a read
@@ -158,7 +155,7 @@ func (s *Store) Contacts(q app.ContactQuery) ([]app.Contact, int, error) {
 func (s *Store) Contact(id int64) (app.Contact, bool, error) {
 	var c app.Contact
 	var ok bool
-	err := s.WithDirectory(func(d *Directory) error { c, ok = d.Contact(id); return d.Err })
+	err := s.WithDirectory(func(d *Directory) (err error) { c, ok, err = d.Contact(id); return })
 	return c, ok, err
 }
 

@@ -131,10 +131,9 @@ func (s *Store) CreateLocation(ctx context.Context, contactID int64, nl app.NewL
 		contactID := t.resolve(contactID)
 		loc.ContactID = contactID
 		d := &Directory{t: t}
-		if _, ok := d.Contact(contactID); !ok {
-			if d.Err != nil {
-				return d.Err
-			}
+		if _, ok, err := d.Contact(contactID); err != nil {
+			return err
+		} else if !ok {
 			return app.Errorf(app.KindNotFound, "contact %d not found in this account", contactID)
 		}
 		if loc.ID, err = t.nextTempID(); err != nil {

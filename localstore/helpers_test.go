@@ -109,20 +109,23 @@ func newMapDir() *mapDir {
 	return d
 }
 
-func (d *mapDir) User(id int64) (app.User, bool)       { u, ok := d.users[id]; return u, ok }
-func (d *mapDir) Contact(id int64) (app.Contact, bool) { c, ok := d.contacts[id]; return c, ok }
-func (d *mapDir) Location(id int64) (app.ContactLocation, bool) {
-	l, ok := d.locations[id]
-	return l, ok
+func (d *mapDir) User(id int64) (app.User, bool, error) { u, ok := d.users[id]; return u, ok, nil }
+func (d *mapDir) Contact(id int64) (app.Contact, bool, error) {
+	c, ok := d.contacts[id]
+	return c, ok, nil
 }
-func (d *mapDir) ContactLocations(id int64) []app.ContactLocation {
+func (d *mapDir) Location(id int64) (app.ContactLocation, bool, error) {
+	l, ok := d.locations[id]
+	return l, ok, nil
+}
+func (d *mapDir) ContactLocations(id int64) ([]app.ContactLocation, error) {
 	var out []app.ContactLocation
 	for _, l := range d.locations {
 		if l.ContactID == id {
 			out = append(out, l)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // fakeServer applies mutations the way the API does: its own IDs for

@@ -186,10 +186,11 @@ func (t *txn) dropOffline(e *Entry) error {
 		}
 		return t.b(bucketContacts).Delete(idKey(e.ContactID))
 	case e.Kind == EntryLocation && e.LocationID < 0:
-		if l, ok := d.Location(e.LocationID); ok {
-			return t.deleteLocation(l)
+		l, ok, err := d.Location(e.LocationID)
+		if err != nil || !ok {
+			return err
 		}
-		return d.Err
+		return t.deleteLocation(l)
 	}
 	return nil
 }

@@ -118,7 +118,11 @@ func (t *txn) remap(from, to int64) (map[int64]bool, error) {
 
 	// The caches, when from names a contact or a location.
 	d := &Directory{t: t}
-	if c, ok := d.Contact(from); ok {
+	c, ok, err := d.Contact(from)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
 		if err := t.b(bucketContacts).Delete(idKey(from)); err != nil {
 			return nil, err
 		}
@@ -140,7 +144,11 @@ func (t *txn) remap(from, to int64) (map[int64]bool, error) {
 			}
 		}
 	}
-	if l, ok := d.Location(from); ok {
+	l, ok, err := d.Location(from)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
 		if err := t.deleteLocation(l); err != nil {
 			return nil, err
 		}
@@ -148,9 +156,6 @@ func (t *txn) remap(from, to int64) (map[int64]bool, error) {
 		if err := t.putLocation(l); err != nil {
 			return nil, err
 		}
-	}
-	if d.Err != nil {
-		return nil, d.Err
 	}
 
 	set, err := t.settings()

@@ -90,7 +90,8 @@ func TestReopenKeepsEverything(t *testing.T) {
 			cs, _, _ := tx.Contacts(app.ContactQuery{PageNumber: 1, PageSize: 100})
 			r, ok, _ := tx.Idempotency(f.UserA, "k", time.Time{})
 			us, _ := tx.Users()
-			out = storetest.MustJSON([]any{page, n, ids, next, cs, tx.ContactLocations(f.ContactA), string(r.Body), ok, us, tx.Account()})
+			locs, _ := tx.ContactLocations(f.ContactA)
+			out = storetest.MustJSON([]any{page, n, ids, next, cs, locs, string(r.Body), ok, us, tx.Account()})
 			return nil
 		})
 		k, _ := s.Auth().KeyByHash(ctx, h)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -268,12 +269,15 @@ func (t *tx) NextNumber() int64 {
 
 // ---- directory
 
-func (t *tx) User(id int64) (app.User, bool) {
+func (t *tx) User(id int64) (app.User, bool, error) {
 	u, err := t.userRecord(id)
-	if err != nil {
-		return app.User{}, false
+	if errors.Is(err, store.ErrNotFound) {
+		return app.User{}, false, nil
 	}
-	return u.User, true
+	if err != nil {
+		return app.User{}, false, fmt.Errorf("user %d: %w", id, err)
+	}
+	return u.User, true, nil
 }
 
 func (t *tx) userRecord(id int64) (store.UserRecord, error) {
@@ -303,30 +307,38 @@ func (t *tx) Users() ([]app.User, error) {
 	return users, err
 }
 
-func (t *tx) Contact(id int64) (app.Contact, bool) {
+func (t *tx) Contact(id int64) (app.Contact, bool, error) {
 	var c app.Contact
 	v := t.b(bContacts).Get(idKey(id))
-	if v == nil || decode(v, &c) != nil {
-		return app.Contact{}, false
+	if v == nil {
+		return app.Contact{}, false, nil
 	}
-	return c, true
+	if err := decode(v, &c); err != nil {
+		return app.Contact{}, false, fmt.Errorf("contact %d: %w", id, err)
+	}
+	return c, true, nil
 }
 
-func (t *tx) Location(id int64) (app.ContactLocation, bool) {
+func (t *tx) Location(id int64) (app.ContactLocation, bool, error) {
 	var l app.ContactLocation
 	v := t.b(bLocations).Get(idKey(id))
-	if v == nil || decode(v, &l) != nil {
-		return app.ContactLocation{}, false
+	if v == nil {
+		return app.ContactLocation{}, false, nil
 	}
-	return l, true
+	if err := decode(v, &l); err != nil {
+		return app.ContactLocation{}, false, fmt.Errorf("location %d: %w", id, err)
+	}
+	return l, true, nil
 }
 
-func (t *tx) ContactLocations(contactID int64) []app.ContactLocation {
+// ContactLocations is Locations with none for a contact the account
+// does not have.
+func (t *tx) ContactLocations(contactID int64) ([]app.ContactLocation, error) {
 	locs, err := t.Locations(contactID)
-	if err != nil {
-		return nil
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
 	}
-	return locs
+	return locs, err
 }
 
 func (t *tx) Contacts(q app.ContactQuery) ([]app.Contact, int, error) {
@@ -393,7 +405,11 @@ func (t *tx) PutLocation(l app.ContactLocation) error {
 	}
 	// A location that moves to another contact leaves the old one (a
 	// change of both contacts in the people feed).
-	if old, ok := t.Location(l.ID); ok && old.ContactID != l.ContactID {
+	old, ok, err := t.Location(l.ID)
+	if err != nil {
+		return err
+	}
+	if ok && old.ContactID != l.ContactID {
 		if err := t.b(bContactLocs).Delete(append(idKey(old.ContactID), idKey(l.ID)...)); err != nil {
 			return err
 		}

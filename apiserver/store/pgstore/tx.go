@@ -243,13 +243,13 @@ func (t *tx) NextNumber() int64 {
 
 // ---- directory
 
-func (t *tx) User(id int64) (app.User, bool) {
+func (t *tx) User(id int64) (app.User, bool, error) {
 	var u store.UserRecord
 	found, err := t.getJSON(&u, "SELECT record FROM users WHERE id = $1 AND account_id = $2", id, t.id)
-	if err != nil || !found {
-		return app.User{}, false
+	if err != nil {
+		return app.User{}, false, fmt.Errorf("user %d: %w", id, err)
 	}
-	return u.User, true
+	return u.User, found, nil
 }
 
 func (t *tx) Users() ([]app.User, error) {
@@ -277,30 +277,32 @@ func collectJSON[T any](t *tx, sql string, args ...any) ([]T, error) {
 	})
 }
 
-func (t *tx) Contact(id int64) (app.Contact, bool) {
+func (t *tx) Contact(id int64) (app.Contact, bool, error) {
 	var c app.Contact
 	found, err := t.getJSON(&c, "SELECT record FROM contacts WHERE id = $1 AND account_id = $2", id, t.id)
-	if err != nil || !found {
-		return app.Contact{}, false
+	if err != nil {
+		return app.Contact{}, false, fmt.Errorf("contact %d: %w", id, err)
 	}
-	return c, true
+	return c, found, nil
 }
 
-func (t *tx) Location(id int64) (app.ContactLocation, bool) {
+func (t *tx) Location(id int64) (app.ContactLocation, bool, error) {
 	var l app.ContactLocation
 	found, err := t.getJSON(&l, "SELECT record FROM locations WHERE id = $1 AND account_id = $2", id, t.id)
-	if err != nil || !found {
-		return app.ContactLocation{}, false
+	if err != nil {
+		return app.ContactLocation{}, false, fmt.Errorf("location %d: %w", id, err)
 	}
-	return l, true
+	return l, found, nil
 }
 
-func (t *tx) ContactLocations(contactID int64) []app.ContactLocation {
+// ContactLocations is Locations with none for a contact the account
+// does not have.
+func (t *tx) ContactLocations(contactID int64) ([]app.ContactLocation, error) {
 	locs, err := t.Locations(contactID)
-	if err != nil {
-		return nil
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
 	}
-	return locs
+	return locs, err
 }
 
 func (t *tx) Contacts(q app.ContactQuery) ([]app.Contact, int, error) {
@@ -435,7 +437,9 @@ func (t *tx) PutIdempotency(r store.IdempotencyRecord) error {
 	if r.Key == "" || r.UserID <= 0 {
 		return fmt.Errorf("pgstore: PutIdempotency needs a user and a key")
 	}
-	if _, ok := t.User(r.UserID); !ok {
+	if _, ok, err := t.User(r.UserID); err != nil {
+		return err
+	} else if !ok {
 		return notFound("user %d not found", r.UserID)
 	}
 	if r.CreatedAt.IsZero() {

@@ -191,8 +191,8 @@ func testAuth(t *testing.T, be Backend) {
 			if us, _ := tx.Users(); len(us) != 1 || us[0].Email != "Ann@Example.com" || us[0].Role != app.RoleSales {
 				t.Errorf("Users %v", us)
 			}
-			if got, ok := tx.User(u.ID); !ok || got.ID != u.ID {
-				t.Errorf("User %v", got)
+			if got, ok, err := tx.User(u.ID); err != nil || !ok || got.ID != u.ID {
+				t.Errorf("User %v, %v", got, err)
 			}
 			return nil
 		})
@@ -310,8 +310,8 @@ func testLocationsAndContacts(t *testing.T, be Backend) {
 		if err := tx.PutLocation(app.ContactLocation{Location: app.Location{ID: l2, Street: "2"}, ContactID: f.ContactA}); err != nil {
 			return err
 		}
-		if locs := tx.ContactLocations(f.ContactA); len(locs) != 2 || !locs[0].IsPrimary || locs[1].IsPrimary {
-			t.Errorf("after non-primary: %+v", locs)
+		if locs, err := tx.ContactLocations(f.ContactA); err != nil || len(locs) != 2 || !locs[0].IsPrimary || locs[1].IsPrimary {
+			t.Errorf("after non-primary: %+v, %v", locs, err)
 		}
 		if err := tx.PutLocation(app.ContactLocation{Location: app.Location{ID: l3, Street: "3"}, ContactID: f.ContactA, IsPrimary: true}); err != nil {
 			return err
@@ -332,8 +332,8 @@ func testLocationsAndContacts(t *testing.T, be Backend) {
 		if err != nil || len(locs) != 3 || !slices.Equal(primary, []int64{l3}) {
 			t.Errorf("locations %+v %v", locs, err)
 		}
-		if l, ok := tx.Location(l2); !ok || l.Street != "2" || l.ContactID != f.ContactA {
-			t.Errorf("Location %+v", l)
+		if l, ok, err := tx.Location(l2); err != nil || !ok || l.Street != "2" || l.ContactID != f.ContactA {
+			t.Errorf("Location %+v, %v", l, err)
 		}
 		return nil
 	})
@@ -342,7 +342,7 @@ func testLocationsAndContacts(t *testing.T, be Backend) {
 	g := NewGen(11)
 	var all []app.Contact
 	f.S.Update(ctx, f.A, func(tx store.Tx) error {
-		c, _ := tx.Contact(f.ContactA)
+		c, _, _ := tx.Contact(f.ContactA)
 		all = append(all, c)
 		for i := range 60 {
 			c := g.Contacts[i%len(g.Contacts)]

@@ -80,7 +80,7 @@ func testPeopleFeed(t *testing.T, be Backend) {
 	// A location moving from ContactA to c3 changes both: ContactA (6),
 	// then c3 (7).
 	mustUpdate(t, f.S, f.A, func(tx store.Tx) error {
-		l, _ := tx.Location(f.LocA)
+		l, _, _ := tx.Location(f.LocA)
 		l.ContactID = c3
 		return tx.PutLocation(l)
 	})
@@ -155,7 +155,7 @@ func PeopleFeedMigration(t *testing.T, be Backend, undo func(store.Store) store.
 		})
 	}
 	mustUpdate(t, s, f.A, func(tx store.Tx) error {
-		c, _ := tx.Contact(f.ContactA)
+		c, _, _ := tx.Contact(f.ContactA)
 		return tx.PutContact(c)
 	})
 	s.View(ctx, f.A, func(tx store.Tx) error {

@@ -63,12 +63,12 @@ func testAccountScoping(t *testing.T, be Backend) {
 			ids, err := tx.ProposalIDs()
 			return err == nil && len(ids) == 1 && ids[0] == f.ProposalA
 		}},
-		{"User", func(tx store.Tx) bool { _, ok := tx.User(f.UserB); return !ok }},
+		{"User", func(tx store.Tx) bool { _, ok, err := tx.User(f.UserB); return err == nil && !ok }},
 		{"Users", func(tx store.Tx) bool {
 			us, err := tx.Users()
 			return err == nil && len(us) == 1 && us[0].ID == f.UserA
 		}},
-		{"Contact", func(tx store.Tx) bool { _, ok := tx.Contact(f.ContactB); return !ok }},
+		{"Contact", func(tx store.Tx) bool { _, ok, err := tx.Contact(f.ContactB); return err == nil && !ok }},
 		{"Contacts", func(tx store.Tx) bool {
 			cs, n, err := tx.Contacts(app.ContactQuery{PageNumber: 1, PageSize: 25})
 			return err == nil && n == 1 && cs[0].ID == f.ContactA
@@ -76,8 +76,11 @@ func testAccountScoping(t *testing.T, be Backend) {
 		{"PutContact", func(tx store.Tx) bool {
 			return isNotFound(tx.PutContact(app.Contact{ID: f.ContactB, FirstName: "x"}))
 		}},
-		{"Location", func(tx store.Tx) bool { _, ok := tx.Location(f.LocB); return !ok }},
-		{"ContactLocations", func(tx store.Tx) bool { return len(tx.ContactLocations(f.ContactB)) == 0 }},
+		{"Location", func(tx store.Tx) bool { _, ok, err := tx.Location(f.LocB); return err == nil && !ok }},
+		{"ContactLocations", func(tx store.Tx) bool {
+			locs, err := tx.ContactLocations(f.ContactB)
+			return err == nil && len(locs) == 0
+		}},
 		{"Locations", func(tx store.Tx) bool { _, err := tx.Locations(f.ContactB); return isNotFound(err) }},
 		{"PutLocation on B's contact", func(tx store.Tx) bool {
 			return isNotFound(tx.PutLocation(app.ContactLocation{Location: app.Location{ID: 777777}, ContactID: f.ContactB, IsPrimary: true}))
@@ -191,7 +194,7 @@ func testRollback(t *testing.T, be Backend) {
 		if p.Name != "First" || p.Archived {
 			t.Errorf("proposal changed: %q", p.Name)
 		}
-		if l, _ := tx.Location(f.LocA); !l.IsPrimary {
+		if l, _, _ := tx.Location(f.LocA); !l.IsPrimary {
 			t.Errorf("primary flag lost")
 		}
 		return nil
