@@ -73,6 +73,9 @@ func TestRequestOfEveryEdit(t *testing.T) {
 	}
 	if _, _, _, err := app.Request(&app.SetDescription{ID: 0}); err == nil {
 		t.Error("an edit of proposal 0 was given a request")
+	} else if want := "setDescription: ProposalId 0 cannot be sent"; err.Error() != want {
+		// The message names the ID's value, not where it is held.
+		t.Errorf("error %q, want %q", err, want)
 	}
 	if _, _, _, err := app.Request(&app.SetDescription{ID: -3}); err == nil {
 		t.Error("an edit of a temporary proposal ID was given a request")

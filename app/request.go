@@ -18,9 +18,12 @@ func Request(m Mutation) (method, path string, body []byte, err error) {
 	r := m.Route()
 	path = r.Path
 	for _, p := range PathParams(m) {
-		id, _ := p.idTarget()
-		if id == nil || *id <= 0 {
-			return "", "", nil, fmt.Errorf("%s: %s %v cannot be sent", m.Kind(), p.Name, id)
+		id, ok := p.idTarget()
+		if !ok {
+			return "", "", nil, fmt.Errorf("%s: %s is not set and cannot be sent", m.Kind(), p.Name)
+		}
+		if *id <= 0 {
+			return "", "", nil, fmt.Errorf("%s: %s %d cannot be sent", m.Kind(), p.Name, *id)
 		}
 		path = strings.Replace(path, "{"+p.Name+"}", FormatID(*id), 1)
 	}

@@ -21,6 +21,7 @@ var migrations = []func(tx *bolt.Tx) error{
 	// (Record.LocalIsServer); the records already written stay valid,
 	// and the new version keeps an older program from misreading it.
 	func(*bolt.Tx) error { return nil },
+	migrate5to6, // unsendable.go
 }
 
 // migrate0to1 creates the first layout.

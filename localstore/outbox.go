@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"proposaldesk/app"
 )
 
@@ -64,12 +66,16 @@ type Entry struct {
 	IdempotencyKey string `json:"idempotencyKey"`
 	// BaseVersion is the server version the edit applies to (If-Match);
 	// 0 when unknown (a proposal not yet on the server).
-	BaseVersion  int64     `json:"baseVersion,omitempty"`
-	State        State     `json:"state"`
-	ErrorKind    app.Kind  `json:"errorKind,omitempty"`
-	ErrorMessage string    `json:"errorMessage,omitempty"`
-	Attempts     int       `json:"attempts"`
-	Created      time.Time `json:"created"`
+	BaseVersion  int64    `json:"baseVersion,omitempty"`
+	State        State    `json:"state"`
+	ErrorKind    app.Kind `json:"errorKind,omitempty"`
+	ErrorMessage string   `json:"errorMessage,omitempty"`
+	// Unsendable: the failure was found on this computer, not by the
+	// server: the entry cannot be sent as it is (CannotSend), and
+	// ErrorMessage says why in the user's words. Only discarding helps.
+	Unsendable bool      `json:"unsendable,omitempty"`
+	Attempts   int       `json:"attempts"`
+	Created    time.Time `json:"created"`
 	// DependsOn are the entries that must reach the server first: the
 	// creates of the temporary IDs this entry refers to.
 	DependsOn []uint64 `json:"dependsOn,omitempty"`
@@ -82,9 +88,17 @@ type Entry struct {
 	Effect map[app.Field]string `json:"effect,omitempty"`
 
 	// Blocked is computed when an entry is read: an entry it depends on
-	// failed or is in conflict, so this one waits.
-	Blocked bool `json:"-"`
+	// failed or is in conflict, so this one waits. BlockedBy is that
+	// entry (the first one found, maybe several steps up).
+	Blocked   bool   `json:"-"`
+	BlockedBy uint64 `json:"-"`
 }
+
+// indexed reports whether the entry has a row in the per-proposal
+// index: every proposal entry, even one naming proposal 0 (older
+// versions queued such edits; the index lets Discard remove the
+// phantom proposal they made), and no contact or location entry.
+func (e *Entry) indexed() bool { return e.Kind == EntryProposal || e.ProposalID != 0 }
 
 // Decode returns the entry's mutation (EntryProposal only).
 func (e *Entry) Decode() (app.Mutation, error) {
@@ -125,7 +139,7 @@ func (t *txn) putEntry(e *Entry) error {
 	if err := putJSON(t.b(bucketOutbox), seqKey(e.Seq), e); err != nil {
 		return err
 	}
-	if e.ProposalID != 0 {
+	if e.indexed() {
 		return t.b(bucketOutboxByProposal).Put(pairKey(e.ProposalID, e.Seq), nil)
 	}
 	return nil
@@ -135,16 +149,18 @@ func (t *txn) deleteEntry(e *Entry) error {
 	if err := t.b(bucketOutbox).Delete(seqKey(e.Seq)); err != nil {
 		return err
 	}
-	if e.ProposalID != 0 {
+	if e.indexed() {
 		if err := t.b(bucketOutboxByProposal).Delete(pairKey(e.ProposalID, e.Seq)); err != nil {
 			return err
 		}
 	}
+	cr := t.b(bucketCreators)
 	ids, err := createdIDs(e)
 	if err != nil {
-		return err
+		// An edit that does not decode can still be discarded: drop
+		// whatever the creators index says it creates.
+		return deleteWhere(cr, func(v []byte) bool { return keySeq(v) == e.Seq })
 	}
-	cr := t.b(bucketCreators)
 	for _, id := range ids {
 		if v := cr.Get(idKey(id)); v != nil && keySeq(v) == e.Seq {
 			if err := cr.Delete(idKey(id)); err != nil {
@@ -153,6 +169,23 @@ func (t *txn) deleteEntry(e *Entry) error {
 		}
 	}
 	return nil
+}
+
+// deleteWhere deletes the keys of b whose value matches.
+func deleteWhere(b *bolt.Bucket, match func(v []byte) bool) error {
+	var keys [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		if match(v) {
+			keys = append(keys, slices.Clone(k))
+		}
+		return nil
+	})
+	for _, k := range keys {
+		if err == nil {
+			err = b.Delete(k)
+		}
+	}
+	return err
 }
 
 // proposalEntries are the proposal's entries in queue order.
@@ -187,25 +220,32 @@ func (t *txn) allEntries() ([]*Entry, error) {
 // conflict, or is itself blocked; skipped marks entries already known
 // to be out of the current replay.
 func (t *txn) blocked(e *Entry, skipped map[uint64]bool) (bool, error) {
+	_, b, err := t.blocker(e, skipped)
+	return b, err
+}
+
+// blocker is blocked with the entry e waits behind: the failed or
+// conflicting one, or the skipped one.
+func (t *txn) blocker(e *Entry, skipped map[uint64]bool) (uint64, bool, error) {
 	for _, d := range e.DependsOn {
 		if skipped[d] {
-			return true, nil
+			return d, true, nil
 		}
 		dep, err := t.entry(d)
 		if app.KindOf(err) == app.KindNotFound {
 			continue // acknowledged
 		}
 		if err != nil {
-			return false, err
+			return 0, false, err
 		}
 		if dep.State == StateFailed || dep.State == StateConflict {
-			return true, nil
+			return d, true, nil
 		}
-		if b, err := t.blocked(dep, skipped); b || err != nil {
-			return b, err
+		if by, b, err := t.blocker(dep, skipped); b || err != nil {
+			return by, b, err
 		}
 	}
-	return false, nil
+	return 0, false, nil
 }
 
 // dependents are the entries that depend on seq, directly or not, in

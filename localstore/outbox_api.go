@@ -31,7 +31,7 @@ func (s *Store) entries(keep func(*Entry) bool, limit int) ([]Entry, error) {
 			if !keep(e) {
 				continue
 			}
-			if e.Blocked, err = t.blocked(e, nil); err != nil {
+			if e.BlockedBy, e.Blocked, err = t.blocker(e, nil); err != nil {
 				return err
 			}
 			out = append(out, *e)
@@ -52,7 +52,7 @@ func (s *Store) Entry(seq uint64) (Entry, error) {
 		if err != nil {
 			return err
 		}
-		if e.Blocked, err = t.blocked(e, nil); err != nil {
+		if e.BlockedBy, e.Blocked, err = t.blocker(e, nil); err != nil {
 			return err
 		}
 		out = *e
@@ -91,12 +91,23 @@ func (s *Store) MarkSent(ctx context.Context, seq uint64) error {
 // depend on it, which stay pending but blocked until it is retried or
 // discarded.
 func (s *Store) Fail(ctx context.Context, seq uint64, kind app.Kind, message string) error {
+	return s.fail(ctx, seq, kind, message, false)
+}
+
+// FailUnsendable marks an entry that cannot be sent (CannotSend) as
+// failed with reason, words for the user, as Fail does: it waits in
+// Review to be discarded, and so do the entries depending on it.
+func (s *Store) FailUnsendable(ctx context.Context, seq uint64, reason string) error {
+	return s.fail(ctx, seq, app.KindValidationFailed, reason, true)
+}
+
+func (s *Store) fail(ctx context.Context, seq uint64, kind app.Kind, message string, unsendable bool) error {
 	return s.update(ctx, func(t *txn) error {
 		e, err := t.entry(seq)
 		if err != nil {
 			return err
 		}
-		e.State, e.ErrorKind, e.ErrorMessage = StateFailed, kind, message
+		e.State, e.ErrorKind, e.ErrorMessage, e.Unsendable = StateFailed, kind, message, unsendable
 		if err := t.putEntry(e); err != nil {
 			return err
 		}
@@ -115,7 +126,7 @@ func (s *Store) Retry(ctx context.Context, seq uint64) error {
 		if e.State != StateFailed {
 			return fmt.Errorf("localstore: outbox entry %d is %s, not failed", seq, e.State)
 		}
-		e.State, e.ErrorKind, e.ErrorMessage = StatePending, "", ""
+		e.State, e.ErrorKind, e.ErrorMessage, e.Unsendable = StatePending, "", "", false
 		if err := t.putEntry(e); err != nil {
 			return err
 		}
@@ -132,7 +143,7 @@ func (t *txn) rebuildAround(e *Entry) error {
 	}
 	ids := map[int64]bool{}
 	for _, x := range append(deps, e) {
-		if x.ProposalID != 0 {
+		if x.indexed() {
 			ids[x.ProposalID] = true
 		}
 	}
@@ -158,7 +169,9 @@ func (s *Store) Discard(ctx context.Context, seq uint64) error {
 			if err := t.deleteEntry(x); err != nil {
 				return err
 			}
-			if x.ProposalID != 0 {
+			if x.indexed() {
+				// Proposal 0 too: the phantom record an edit naming
+				// it made goes with its last entry.
 				ids[x.ProposalID] = true
 			}
 			if err := t.dropOffline(x); err != nil {

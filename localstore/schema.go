@@ -36,8 +36,12 @@ import (
 // Version 5 writes a record's local view once when it is the server copy
 // (Record.LocalIsServer).
 
+// Version 6 marks the outbox entries older versions queued that cannot
+// be sent (an edit of proposal 0) as failed, and indexes a proposal
+// entry under its proposal even when that is 0.
+
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 var (
 	bucketMeta             = []byte("meta")

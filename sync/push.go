@@ -105,10 +105,16 @@ func (e *Engine) pushEntry(ctx context.Context, seq uint64, unsettled map[uint64
 			return skip()
 		}
 		if hasTemporaryIDs(&cur) {
-			// A create it depends on is not acknowledged (should not
-			// happen: DependsOn covers it). Wait.
+			for _, d := range cur.DependsOn {
+				if _, err := e.st.Entry(d); app.KindOf(err) != app.KindNotFound {
+					return skip() // its create is still queued: wait
+				}
+			}
+			// Every create it depends on was acknowledged, yet it
+			// still names a temporary ID: nothing will replace it.
 			e.log.Warn("sync: entry still refers to a temporary ID", "seq", seq)
-			return skip()
+			unsettled[seq] = true
+			return e.st.FailUnsendable(ctx, seq, localstore.ReasonNeverCreated)
 		}
 		retry, err := e.send(ctx, &cur)
 		if err != nil {
@@ -144,6 +150,12 @@ func hasTemporaryIDs(en *localstore.Entry) bool {
 // a newer server copy (412) and should be sent again. A *stopPush error
 // ends the round.
 func (e *Engine) send(ctx context.Context, en *localstore.Entry) (retry bool, err error) {
+	if reason := en.CannotSend(); reason != "" {
+		// Its request cannot be built: sending it again would fail
+		// again, so it waits in Review and the round goes on.
+		e.log.Warn("sync: entry cannot be sent", "seq", en.Seq, "reason", reason)
+		return false, e.st.FailUnsendable(ctx, en.Seq, reason)
+	}
 	if err := e.st.MarkSent(ctx, en.Seq); err != nil {
 		return false, err
 	}

@@ -17,8 +17,10 @@ import (
 )
 
 // outboxPanel lists the edits that need the user: conflicts (mine and
-// theirs side by side per field, keep mine or keep theirs) and edits the
-// server refused (its reason, discard, or edit and retry).
+// theirs side by side per field, keep mine or keep theirs), edits the
+// server refused (its reason, discard, or edit and retry) and edits
+// that cannot be sent at all (why, discard). Under each are the edits
+// waiting for it.
 type outboxPanel struct {
 	d    *Desktop
 	body *fyne.Container
@@ -52,13 +54,19 @@ func (p *outboxPanel) refresh() {
 		records[id] = r
 		return r
 	}
+	waiting := map[uint64][]*localstore.Entry{}
+	for i := range entries {
+		if e := &entries[i]; e.Blocked && e.BlockedBy != 0 {
+			waiting[e.BlockedBy] = append(waiting[e.BlockedBy], e)
+		}
+	}
 	for i := range entries {
 		e := &entries[i]
 		switch e.State {
 		case localstore.StateConflict:
-			objs = append(objs, p.conflictCard(e, record(e.ProposalID)))
+			objs = append(objs, p.conflictCard(e, record(e.ProposalID), waiting[e.Seq]))
 		case localstore.StateFailed:
-			objs = append(objs, p.failedCard(e, record(e.ProposalID)))
+			objs = append(objs, p.failedCard(e, record(e.ProposalID), waiting[e.Seq]))
 		}
 	}
 	if len(objs) == 0 {
@@ -72,13 +80,18 @@ func proposalName(r *localstore.Record) string {
 	if r == nil || r.Local == nil {
 		return "a proposal no longer on this computer"
 	}
+	if r.ID == 0 {
+		// Older versions made this record for an edit of a copy
+		// that had no ID yet.
+		return "a proposal that does not exist"
+	}
 	if app.IsTemporaryID(r.ID) {
 		return fmt.Sprintf("%q (new)", r.Local.Name)
 	}
 	return fmt.Sprintf("#%d %q", r.Local.Number, r.Local.Name)
 }
 
-func (p *outboxPanel) conflictCard(e *localstore.Entry, r *localstore.Record) fyne.CanvasObject {
+func (p *outboxPanel) conflictCard(e *localstore.Entry, r *localstore.Record, waiting []*localstore.Entry) fyne.CanvasObject {
 	box := container.NewVBox()
 	fields := e.Fields()
 	header := container.New(&columns{weights: []float32{0.2, 0.4, 0.4}},
@@ -93,6 +106,7 @@ func (p *outboxPanel) conflictCard(e *localstore.Entry, r *localstore.Record) fy
 				wrapLabel(app.FieldLabel(c.Field)), wrapLabel(shown(c.Mine)), wrapLabel(shown(c.Theirs))))
 		}
 	}
+	addWaiting(box, waiting)
 	mine := widget.NewButton("Keep mine", func() { p.resolve(e.Seq, true) })
 	theirs := widget.NewButton("Keep theirs", func() { p.resolve(e.Seq, false) })
 	box.Add(container.NewHBox(layout.NewSpacer(), theirs, mine))
@@ -113,12 +127,22 @@ func (p *outboxPanel) after() {
 	p.d.detail.reloadIfChanged()
 }
 
-func (p *outboxPanel) failedCard(e *localstore.Entry, r *localstore.Record) fyne.CanvasObject {
-	reason := widget.NewLabel("The server said: " + sentence(e.ErrorMessage))
+func (p *outboxPanel) failedCard(e *localstore.Entry, r *localstore.Record, waiting []*localstore.Entry) fyne.CanvasObject {
+	why, title := "The server said: "+sentence(e.ErrorMessage), "Refused edit in "
+	if e.Unsendable {
+		// Found on this computer: the server never saw it.
+		why, title = sentence(e.ErrorMessage), "Edit that cannot be sent, in "
+	}
+	reason := widget.NewLabel(why)
 	reason.Wrapping = fyne.TextWrapWord
 	reason.Importance = widget.DangerImportance
 	box := container.NewVBox(wrapLabel(describeEntry(e)), reason)
-	discard := widget.NewButton("Discard this edit", func() {
+	addWaiting(box, waiting)
+	label := "Discard this edit"
+	if len(waiting) > 0 {
+		label += fmt.Sprintf(" and the %d waiting for it", len(waiting))
+	}
+	discard := widget.NewButton(label, func() {
 		if err := p.d.sess.eng.Discard(context.Background(), e.Seq); err != nil {
 			p.d.showError("Could not discard the edit", err)
 			return
@@ -126,6 +150,11 @@ func (p *outboxPanel) failedCard(e *localstore.Entry, r *localstore.Record) fyne
 		p.after()
 	})
 	var retry *widget.Button
+	if e.Unsendable {
+		// Sent again it would fail again: only discarding helps.
+		box.Add(container.NewHBox(layout.NewSpacer(), discard))
+		return newCard(title+proposalName(r), "", box)
+	}
 	if text, ok := editableText(e); ok {
 		fix := newPlainEntry(p.d)
 		fix.MultiLine = strings.Contains(text, "\n") || len(text) > 60
@@ -142,7 +171,19 @@ func (p *outboxPanel) failedCard(e *localstore.Entry, r *localstore.Record) fyne
 		})
 	}
 	box.Add(container.NewHBox(layout.NewSpacer(), discard, retry))
-	return newCard("Refused edit in "+proposalName(r), "", box)
+	return newCard(title+proposalName(r), "", box)
+}
+
+// addWaiting lists the edits that wait for the one a card shows: they
+// are sent once it is settled, and discarded with it.
+func addWaiting(box *fyne.Container, waiting []*localstore.Entry) {
+	if len(waiting) == 0 {
+		return
+	}
+	box.Add(wrapLabel(plural(len(waiting), "edit waits", "edits wait") + " for this one and will not be sent until it is settled:"))
+	for _, w := range waiting {
+		box.Add(wrapLabel("• " + describeEntry(w)))
+	}
 }
 
 // editAndRetry replaces a refused text edit with the corrected text: the
