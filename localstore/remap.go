@@ -57,7 +57,17 @@ func (t *txn) remap(from, to int64) (map[int64]bool, error) {
 		if e.Kind == EntryProposal {
 			raw, ch, err := remapMutation(e.Mutation, from, to)
 			if err != nil {
-				return nil, fmt.Errorf("outbox entry %d: %w", e.Seq, err)
+				// An entry that cannot be read (its text only happens
+				// to contain the ID's digits, in a date say) must not
+				// fail the acknowledgement of another: it is shown as
+				// unsendable and left for the user to discard.
+				if !e.Unsendable {
+					markUnsendable(e, ReasonUnreadable)
+					if err := t.putEntry(e); err != nil {
+						return nil, err
+					}
+				}
+				continue
 			}
 			if ch {
 				e.Mutation, changed = raw, true

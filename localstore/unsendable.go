@@ -91,7 +91,7 @@ func migrate5to6(tx *bolt.Tx) error {
 		if reason == "" {
 			continue
 		}
-		e.State, e.ErrorKind, e.ErrorMessage, e.Unsendable = StateFailed, app.KindValidationFailed, reason, true
+		markUnsendable(e, reason)
 		if err := t.putEntry(e); err != nil {
 			return fmt.Errorf("outbox entry %d: %w", e.Seq, err)
 		}
@@ -103,4 +103,9 @@ func migrate5to6(tx *bolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// markUnsendable marks e failed, found on this computer, with reason.
+func markUnsendable(e *Entry, reason string) {
+	e.State, e.ErrorKind, e.ErrorMessage, e.Unsendable = StateFailed, app.KindValidationFailed, reason, true
 }

@@ -132,3 +132,41 @@ func TestOpenRepairsUnsendableEntries(t *testing.T) {
 		t.Errorf("server description %q", g.ProjectDescription)
 	}
 }
+
+// An entry that cannot be read, whose stored text happens to hold a
+// temporary ID's digits, does not fail the acknowledgement of the
+// create of that ID (which would fail it in every sync): it is marked
+// unsendable with its reason, and the sync goes on.
+func TestAckGoesOnPastAnUnreadableEntry(t *testing.T) {
+	s := openStore(t, filepath.Join(t.TempDir(), "desk.db"))
+	seed(t, s)
+	f := newFakeServer()
+	p, err := s.Edit(ctx, 0, &app.CreateProposal{SalesPersonID: sales.ID, Name: strp("Made offline")}, envAt(1, sales))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unreadable, _ := json.Marshal(map[string]any{"kind": "setMood", "mutation": map[string]any{"note": p.ID}})
+	var seq uint64
+	err = s.update(ctx, func(tx *txn) error {
+		seq, err = tx.b(bucketOutbox).NextSequence()
+		if err != nil {
+			return err
+		}
+		return tx.putEntry(&Entry{Seq: seq, Kind: EntryProposal, ProposalID: 4242, Mutation: unreadable,
+			State: StatePending, Created: t0, Actor: sales, IdempotencyKey: "unreadable"})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.drain(t, s) // fails the test if the create's Ack fails
+	if got := s.Resolve(p.ID); got <= 0 {
+		t.Fatalf("the create was not acknowledged: %d resolves to %d", p.ID, got)
+	}
+	e, err := s.Entry(seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.State != StateFailed || !e.Unsendable || e.ErrorMessage != ReasonUnreadable {
+		t.Fatalf("unreadable entry: %s unsendable %v %q", e.State, e.Unsendable, e.ErrorMessage)
+	}
+}
