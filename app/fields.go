@@ -54,6 +54,9 @@ type fieldDecl[T any] struct {
 	// item's position shifts whenever another item is added before it).
 	// Settling still compares it.
 	unchecked bool
+	// partID: the value is the ID of another part (an item's parent or
+	// option), which a temporary ID may be until the server replaces it.
+	partID bool
 }
 
 // placedItem is an item where it sits: its option and its place there.
@@ -109,8 +112,8 @@ var itemFields = declare(scopeItems, []fieldDecl[placedItem]{
 	{name: "clientNote", label: "Item client note", read: func(it placedItem) string { return it.ClientNote }},
 	{name: "isTaxExempt", label: "Item tax exemption", read: func(it placedItem) string { return strconv.FormatBool(it.IsTaxExempt) }},
 	{name: "isRecurringService", label: "Item recurring service", read: func(it placedItem) string { return strconv.FormatBool(it.IsRecurringService) }},
-	{name: "parentId", label: "Item nesting", read: func(it placedItem) string { return strconv.FormatInt(it.ParentID, 10) }},
-	{name: "option", label: "Item option", read: func(it placedItem) string { return strconv.FormatInt(it.option, 10) }},
+	{name: "parentId", label: "Item nesting", read: func(it placedItem) string { return strconv.FormatInt(it.ParentID, 10) }, partID: true},
+	{name: "option", label: "Item option", read: func(it placedItem) string { return strconv.FormatInt(it.option, 10) }, partID: true},
 	{name: "position", label: "Item position", read: func(it placedItem) string { return strconv.Itoa(it.index) }, unchecked: true},
 })
 
@@ -119,6 +122,7 @@ var itemFields = declare(scopeItems, []fieldDecl[placedItem]{
 type fieldInfo struct {
 	label     string
 	unchecked bool
+	partID    bool
 }
 
 var fieldInfos = map[string]fieldInfo{}
@@ -134,7 +138,7 @@ func declare[T any](scope string, decls []fieldDecl[T]) []fieldDecl[T] {
 		if _, dup := fieldInfos[k]; dup {
 			panic("bug: field " + k + " declared twice")
 		}
-		fieldInfos[k] = fieldInfo{label: d.label, unchecked: d.unchecked}
+		fieldInfos[k] = fieldInfo{label: d.label, unchecked: d.unchecked, partID: d.partID}
 	}
 	return decls
 }
@@ -168,6 +172,13 @@ func (f Field) info() (fieldInfo, bool) {
 func (f Field) ConflictChecked() bool {
 	i, ok := f.info()
 	return ok && !i.unchecked
+}
+
+// ValueIsPartID reports whether f's value is the ID of another part of
+// the proposal (an item's parent or option).
+func (f Field) ValueIsPartID() bool {
+	i, ok := f.info()
+	return ok && i.partID
 }
 
 // FieldLabel names a field for people.

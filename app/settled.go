@@ -66,8 +66,8 @@ func SettledBy(m Mutation, effect map[Field]string, theirs *Proposal) bool {
 }
 
 // RemapEffect rewrites an effect for a temporary ID the server replaced:
-// fields of the part it named, and values that are that ID (an item's
-// parent or option).
+// fields of the part it named, and values that are that part's ID (an
+// item's parent or option; a text that reads "-7" stays as it is).
 func RemapEffect(effect map[Field]string, from, to int64) map[Field]string {
 	if len(effect) == 0 {
 		return effect
@@ -78,7 +78,7 @@ func RemapEffect(effect map[Field]string, from, to int64) map[Field]string {
 		if parts := strings.SplitN(string(f), "/", 3); len(parts) == 3 && parts[1] == fromText {
 			f = Field(parts[0] + "/" + toText + "/" + parts[2])
 		}
-		if v == fromText {
+		if v == fromText && f.ValueIsPartID() {
 			v = toText
 		}
 		out[f] = v

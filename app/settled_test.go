@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"maps"
 	"testing"
 
 	"proposaldesk/app"
@@ -51,5 +52,51 @@ func TestSettled(t *testing.T) {
 		if got := app.Settled(tc.m, tc.mine, tc.theirs); got != tc.want {
 			t.Errorf("%s: Settled = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestRemapEffect(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		in, want map[app.Field]string
+	}{
+		{"a field of the part", map[app.Field]string{"items/-7/name": "TV"}, map[app.Field]string{"items/901/name": "TV"}},
+		{"a value naming the part", map[app.Field]string{"items/55/parentId": "-7"}, map[app.Field]string{"items/55/parentId": "901"}},
+		{"another part's ID that shares digits", map[app.Field]string{"items/-70/name": "-70", "options/-77/status": "Draft"},
+			map[app.Field]string{"items/-70/name": "-70", "options/-77/status": "Draft"}},
+		{"a text that reads as the ID", map[app.Field]string{"name": "-7", "items/55/name": "-7"},
+			map[app.Field]string{"name": "-7", "items/55/name": "-7"}},
+		{"an item's option", map[app.Field]string{"items/55/option": "-7"}, map[app.Field]string{"items/55/option": "901"}},
+		{"no effect", nil, nil},
+	} {
+		if got := app.RemapEffect(tc.in, -7, 901); !maps.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// An effect is read from the view the edit left, before any later edit:
+// a nest judged later, against a server that refused it, is not done
+// even though a later local move un-nested the item.
+func TestSettledByTheEditsOwnEffect(t *testing.T) {
+	p := fixtureProposal(app.StatusDraft)
+	o, _ := p.Option(kitchenOptionID)
+	o.Items = append(o.Items, app.Item{ID: 802, ItemType: app.ItemPart, Name: "Bracket", Quantity: app.OneUnit})
+	nest := &app.ChangeItem{ID: fixtureProposalID, ItemID: 802, ParentID: ptr(int64(801))}
+	nested, err := app.Apply(p, nest, fixtureEnv(fixtureSales))
+	if err != nil {
+		t.Fatal(err)
+	}
+	effect := app.Effect(nest, nested)
+	if effect["items/802/parentId"] != "801" {
+		t.Fatalf("effect %v", effect)
+	}
+	// The server refused the nest: the item is at the top there, as the
+	// laptop's later view (after an un-nesting move) also has it.
+	if app.SettledBy(nest, effect, p) {
+		t.Fatal("a refused nest settled by its effect")
+	}
+	if !app.SettledBy(nest, effect, nested) {
+		t.Fatal("a nest the server has is not settled")
 	}
 }
