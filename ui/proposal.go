@@ -84,6 +84,7 @@ func (v *proposalView) open(id int64) {
 		v.showEmpty()
 		return
 	}
+	id = rec.ID // a replaced temporary ID reads as the real one
 	v.id, v.rec, v.p = id, rec, rec.Local
 	v.fieldErr = nil
 	v.build()
@@ -126,14 +127,14 @@ func (v *proposalView) reloadIfChanged() {
 	st := v.d.sess.st
 	rec, err := st.Record(v.id)
 	if err != nil {
-		// A proposal made offline has its server ID now: the store
-		// remapped the last-open setting to it.
-		if set, serr := st.Settings(); serr == nil && v.id < 0 && set.LastOpenProposal > 0 {
-			v.reopenRemapped(set.LastOpenProposal)
-			return
-		}
 		v.id, v.rec, v.p = 0, nil, nil
 		v.showEmpty()
+		return
+	}
+	if rec.ID != v.id {
+		// Made offline, it has its server ID now (the store reads a
+		// replaced temporary ID as the real one).
+		v.reopenRemapped(rec.ID)
 		return
 	}
 	if signature(rec) == v.sig {
