@@ -44,7 +44,10 @@ func (s *Server) getCatalogItem(c *call) error {
 		return err
 	}
 	return s.view(c, func(tx store.Tx) (result, error) {
-		it, ok := tx.CatalogItem(id)
+		it, ok, err := tx.CatalogItem(id)
+		if err != nil {
+			return result{}, err
+		}
 		if !ok {
 			return result{}, app.Errorf(app.KindNotFound, "catalog item %d not found", id)
 		}

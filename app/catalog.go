@@ -28,5 +28,7 @@ type CatalogItem struct {
 // answers from its store inside the write's transaction, the desktop
 // from its offline copy.
 type Catalog interface {
-	CatalogItem(id int64) (CatalogItem, bool)
+	// CatalogItem finds an item; found is false for an ID the account
+	// does not have, and err is a failure to read (never "not found").
+	CatalogItem(id int64) (it CatalogItem, found bool, err error)
 }

@@ -13,7 +13,10 @@ import (
 // fixtureCatalog is a catalog of two items.
 type fixtureCatalog map[int64]app.CatalogItem
 
-func (c fixtureCatalog) CatalogItem(id int64) (app.CatalogItem, bool) { it, ok := c[id]; return it, ok }
+func (c fixtureCatalog) CatalogItem(id int64) (app.CatalogItem, bool, error) {
+	it, ok := c[id]
+	return it, ok, nil
+}
 
 const catalogTV = 5001
 

@@ -1,5 +1,7 @@
 package app
 
+import "fmt"
+
 // AddItem adds an item to an option: from the catalog (CatalogItemID),
 // or a custom, labor or fee line (ItemType and Name). ItemID is set only
 // by the desktop (a temporary ID).
@@ -165,7 +167,10 @@ func (m *AddItem) apply(p *Proposal, env *Env) error {
 		var c CatalogItem
 		ok := false
 		if env.Catalog != nil {
-			c, ok = env.Catalog.CatalogItem(*m.CatalogItemID)
+			var err error
+			if c, ok, err = env.Catalog.CatalogItem(*m.CatalogItemID); err != nil {
+				return fmt.Errorf("catalog item %d: %w", *m.CatalogItemID, err)
+			}
 		}
 		if !ok {
 			return Errorf(KindNotFound, "catalog item %d not found in this account", *m.CatalogItemID)

@@ -89,7 +89,7 @@ func (s *Store) ApplyCatalogChanges(ctx context.Context, ch app.CatalogChanges) 
 }
 
 // CatalogItem finds an item of the offline catalog (app.Catalog).
-func (s *Store) CatalogItem(id int64) (app.CatalogItem, bool) {
+func (s *Store) CatalogItem(id int64) (app.CatalogItem, bool, error) {
 	var it app.CatalogItem
 	var ok bool
 	err := s.view(func(t *txn) error {
@@ -97,7 +97,7 @@ func (s *Store) CatalogItem(id int64) (app.CatalogItem, bool) {
 		ok, err = getJSON(t.b(bucketCatalog), idKey(id), &it)
 		return err
 	})
-	return it, ok && err == nil
+	return it, ok && err == nil, err
 }
 
 // txCatalog is the offline catalog inside a transaction: the rule
@@ -106,10 +106,10 @@ func (s *Store) CatalogItem(id int64) (app.CatalogItem, bool) {
 // warns against it).
 type txCatalog struct{ t *txn }
 
-func (c txCatalog) CatalogItem(id int64) (app.CatalogItem, bool) {
+func (c txCatalog) CatalogItem(id int64) (app.CatalogItem, bool, error) {
 	var it app.CatalogItem
 	ok, err := getJSON(c.t.b(bucketCatalog), idKey(id), &it)
-	return it, ok && err == nil
+	return it, ok && err == nil, err
 }
 
 // CatalogSize is the number of items in the offline catalog.

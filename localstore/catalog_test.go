@@ -71,10 +71,10 @@ func TestCatalogFeedAppliesAndSurvivesReopen(t *testing.T) {
 	if ids, n := catalogIDs(t, s, app.CatalogQuery{SearchText: "zebra", PageNumber: 1, PageSize: 10}); n != 1 || ids[0] != changed.ID {
 		t.Errorf("search for the changed name: %v", ids)
 	}
-	if _, ok := s.CatalogItem(items[8].ID); ok {
+	if _, ok, _ := s.CatalogItem(items[8].ID); ok {
 		t.Error("removed item still there")
 	}
-	if it, ok := s.CatalogItem(changed.ID); !ok || it.Name != changed.Name {
+	if it, ok, _ := s.CatalogItem(changed.ID); !ok || it.Name != changed.Name {
 		t.Errorf("changed item %+v", it)
 	}
 	s = reopen(t, s)

@@ -62,11 +62,11 @@ func TestCatalogFirstDownloadAndChanges(t *testing.T) {
 	}
 	// Offline, the store is the rule engine's catalog.
 	var cat app.Catalog = d.st
-	if it, ok := cat.CatalogItem(page[0].ID); !ok || it.PartNumber != kept[0].PartNumber {
+	if it, ok, _ := cat.CatalogItem(page[0].ID); !ok || it.PartNumber != kept[0].PartNumber {
 		t.Errorf("CatalogItem(%d) = %+v, %v", page[0].ID, it, ok)
 	}
 	remote, err := d.c.CatalogItem(bg, page[0].ID)
-	if local, _ := cat.CatalogItem(page[0].ID); err != nil || !reflect.DeepEqual(remote, local) {
+	if local, _, _ := cat.CatalogItem(page[0].ID); err != nil || !reflect.DeepEqual(remote, local) {
 		t.Errorf("server's item %+v (%v), laptop's %+v", remote, err, local)
 	}
 	if _, err := d.c.CatalogItem(bg, 1<<40); app.KindOf(err) != app.KindNotFound {

@@ -218,7 +218,7 @@ type Tx interface {
 type CatalogTx interface {
 	// CatalogItem finds an item of the account (app.Catalog, so a Tx is
 	// the rule engine's catalog); another account's ID is not found.
-	CatalogItem(id int64) (app.CatalogItem, bool)
+	CatalogItem(id int64) (it app.CatalogItem, found bool, err error)
 	// SearchCatalog answers a catalog search with app.CatalogQuery's
 	// semantics exactly (order, filters, paging); count is the number of
 	// all matches. Items carry their cost: the caller applies the role's

@@ -88,13 +88,16 @@ func u64At(b *bolt.Bucket, k []byte) uint64 {
 	return 0
 }
 
-func (t *tx) CatalogItem(id int64) (app.CatalogItem, bool) {
+func (t *tx) CatalogItem(id int64) (app.CatalogItem, bool, error) {
 	cb := t.b(bCatalog)
 	if cb == nil {
-		return app.CatalogItem{}, false
+		return app.CatalogItem{}, false, nil
 	}
 	it, err := catalogItemAt(cb, id)
-	return it, err == nil
+	if app.KindOf(err) == app.KindNotFound {
+		return it, false, nil
+	}
+	return it, err == nil, err
 }
 
 func catalogItemAt(cb *bolt.Bucket, id int64) (app.CatalogItem, error) {

@@ -80,14 +80,15 @@ func (t *tx) catalogIndex(version int64) (*catalogindex.Index, error) {
 	return ix, nil
 }
 
-func (t *tx) CatalogItem(id int64) (app.CatalogItem, bool) {
+func (t *tx) CatalogItem(id int64) (app.CatalogItem, bool, error) {
 	var it app.CatalogItem
 	found, err := t.getJSON(&it, "SELECT doc FROM catalog_items WHERE account_id = $1 AND id = $2 AND doc IS NOT NULL", t.id, id)
 	if err != nil {
-		t.fail(fmt.Errorf("catalog item %d: %w", id, err))
-		return it, false
+		err = fmt.Errorf("catalog item %d: %w", id, err)
+		t.fail(err)
+		return it, false, err
 	}
-	return it, found
+	return it, found, nil
 }
 
 func (t *tx) SearchCatalog(q app.CatalogQuery) ([]app.CatalogItem, int, error) {

@@ -11,10 +11,11 @@ import (
 	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/store/storetest"
 	"proposaldesk/app"
+	"proposaldesk/app/catalogdemo"
 )
 
-// TestDirectoryTimeoutIsUnavailable: a write whose salesperson, contact
-// or location lookup times out answers 503 Unavailable, which the
+// TestDirectoryTimeoutIsUnavailable: a write whose salesperson, contact,
+// location or catalog item lookup times out answers 503 Unavailable, which the
 // desktop retries, not 404 NotFound, which it records as a refusal for
 // good; and it writes nothing. Another connection holds the looked-up
 // table locked, so the lookup runs into the statement timeout.
@@ -27,6 +28,19 @@ func TestDirectoryTimeoutIsUnavailable(t *testing.T) {
 	f := storetest.NewFixture(t, be)
 	s := f.S.(*Store)
 	actor := app.User{ID: f.UserA, FirstName: "U", Role: app.RoleAdmin}
+	// An option to add a catalog item to, and the item.
+	var option int64
+	if err := s.Update(ctx, f.A, func(tx store.Tx) error {
+		p, err := apiserver.ApplyEdit(tx, actor, time.Now(), &app.CreateArea{ID: f.ProposalA, Name: "Den"}, nil)
+		if err == nil {
+			option = p.Areas[0].Options[0].ID
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	storetest.ImportItems(t, f.S, f.A, app.CatalogMerge, catalogdemo.Generate(1))
+	catalogIDs, _ := storetest.SearchIDs(t, f.S, f.A, app.DefaultCatalogQuery())
 	cases := []struct {
 		name, table string
 		m           app.Mutation
@@ -35,6 +49,7 @@ func TestDirectoryTimeoutIsUnavailable(t *testing.T) {
 		{"contact", "contacts", &app.AssignContact{ID: f.ProposalA, ContactID: f.ContactA}},
 		{"contact's locations", "locations", &app.AssignContact{ID: f.ProposalA, ContactID: f.ContactA}},
 		{"location", "locations", &app.AssignLocation{ID: f.ProposalA, LocationID: f.LocA}},
+		{"catalog item", "catalog_items", &app.AddItem{ID: f.ProposalA, OptionID: option, CatalogItemID: &catalogIDs[0]}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -140,7 +140,10 @@ func itemByPart(t testing.TB, s store.Store, acct int64, pn string) (app.Catalog
 		page, _, err := tx.SearchCatalog(q)
 		for _, it := range page {
 			if it.PartNumber == pn {
-				found, ok = tx.CatalogItem(it.ID)
+				var err error
+				if found, ok, err = tx.CatalogItem(it.ID); err != nil {
+					return err
+				}
 				// The search page shows the item as stored (no
 				// stale copy of an earlier import).
 				if !reflect.DeepEqual(found, it) {
@@ -158,8 +161,8 @@ func testCatalogAccountScoping(t *testing.T, be Backend) {
 	ImportItems(t, f.S, f.A, app.CatalogMerge, catalogdemo.Generate(5))
 	ids, _ := SearchIDs(t, f.S, f.A, app.DefaultCatalogQuery())
 	f.S.View(ctx, f.B, func(tx store.Tx) error {
-		if _, ok := tx.CatalogItem(ids[0]); ok {
-			t.Errorf("account B reads account A's catalog item %d", ids[0])
+		if _, ok, err := tx.CatalogItem(ids[0]); ok || err != nil {
+			t.Errorf("account B reads account A's catalog item %d (%v)", ids[0], err)
 		}
 		page, n, err := tx.SearchCatalog(app.DefaultCatalogQuery())
 		if err != nil || n != 0 || len(page) != 0 {
