@@ -120,6 +120,7 @@ func (v *proposalView) areas(locked func(app.Operation) bool) []fyne.CanvasObjec
 	}
 	if !locked(app.OpCreateArea) {
 		name := newPlainEntry(v.d)
+		v.newArea = name
 		name.SetPlaceHolder("New area name (e.g. Kitchen)")
 		add := func() {
 			n := strings.TrimSpace(name.Text)
@@ -363,7 +364,7 @@ func (v *proposalView) discountRow(locked func(app.Operation) bool) fyne.CanvasO
 func (v *proposalView) proposalActions(canEdit bool) fyne.CanvasObject {
 	hint := v.hint("")
 	dup := newTipButton("Duplicate proposal", theme.ContentCopyIcon(),
-		"Makes a Draft copy with the same areas, options and items (no customer) and opens it.", hint, v.duplicate)
+		"Makes a Draft copy with the same customer, location, areas, options and items and opens it, ready to rename.", hint, v.duplicate)
 	archived := v.p.Archived
 	label, tip := "Archive", "Files the proposal away: it leaves the list unless Archived is ticked."
 	if archived {

@@ -35,6 +35,7 @@ type proposalView struct {
 	// lines are the screen's hint lines, whose "Not saved" the
 	// indicator counts too.
 	lines   []*hintLine
+	newArea *plainEntry // the name of an area to add
 	header  *fyne.Container
 	taxWarn *widget.Label
 	summary *fyne.Container
@@ -69,7 +70,7 @@ func (v *proposalView) showEmpty() {
 		v.d.win.Canvas().Unfocus()
 	}
 	v.id, v.rec, v.p = 0, nil, nil
-	v.fields, v.name, v.title, v.saved, v.header, v.lines = nil, nil, nil, nil, nil, nil
+	v.fields, v.name, v.title, v.saved, v.header, v.lines, v.newArea = nil, nil, nil, nil, nil, nil, nil
 	hint := widget.NewLabel("Select a proposal in the list, or press Ctrl+N to start a new one.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
@@ -128,14 +129,29 @@ func (v *proposalView) flush() {
 	}
 }
 
+// busyTyping reports whether the user is at work in the screen: a field
+// with unsaved typing, or the keys in anything of the screen (a field,
+// the new area's name): building the screen again then would take the
+// text, caret and selection from under their hands.
 func (v *proposalView) busyTyping() bool {
-	focused := v.d.win.Canvas().Focused()
 	for _, f := range v.fields {
-		if f.dirty() || focused == f {
+		if f.dirty() {
 			return true
 		}
 	}
-	return false
+	if v.newArea != nil && v.newArea.Text != "" {
+		return true
+	}
+	var o fyne.CanvasObject
+	switch x := v.d.win.Canvas().Focused().(type) {
+	case *field:
+		o = x
+	case *plainEntry:
+		o = x
+	default:
+		return false
+	}
+	return chainTo(v.body, o) != nil
 }
 
 func signature(r *localstore.Record) string {
@@ -409,7 +425,7 @@ func (v *proposalView) focusName() {
 func (v *proposalView) build() {
 	s := v.d.sess
 	p := v.p
-	v.fields, v.lines = nil, nil
+	v.fields, v.lines, v.newArea = nil, nil, nil
 	v.sig = signature(v.rec)
 	role := s.user.Role
 	canEdit := role.Can(app.PermEditProposals) && !v.rec.ReadOnly

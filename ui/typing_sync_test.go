@@ -245,3 +245,68 @@ func TestIndicatorNeverClaimsInSync(t *testing.T) {
 	}
 	claims("a refused edit")
 }
+
+// fieldsWith are the screen's fields with this placeholder, in order.
+func fieldsWith(v *proposalView, placeholder string) []*field {
+	var out []*field
+	for _, f := range v.fields {
+		if f.PlaceHolder == placeholder {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// A new area gets the server's IDs (its own and its option's) while the
+// cursor is in its option's description: the description typed, the
+// area's + Labor button and the new line's name all land on that area.
+func TestNewAreaUsedThroughSync(t *testing.T) {
+	h := newHarness(t)
+	h.signIn(app.RoleSales)
+	v, id := h.contentFixture(runName("Area through sync"), nil, nil)
+	var newArea *plainEntry
+	for _, e := range plainEntries(v.body) {
+		if e.PlaceHolder == "New area name (e.g. Kitchen)" {
+			newArea = e
+		}
+	}
+	h.typeIn(newArea, "Kitchen")
+	press(newArea, fyne.KeyReturn)
+	if len(v.p.Areas) != 2 || !app.IsTemporaryID(v.p.Areas[1].ID) {
+		t.Fatalf("areas %+v", v.p.Areas)
+	}
+	descs := fieldsWith(v, "What the client reads about this option")
+	desc := descs[len(descs)-1] // Kitchen's (Den has two options)
+	v.focus(desc)
+	test.Type(desc, "Cabinets")
+	h.backgroundSync()
+	if a := v.p.Areas[1]; app.IsTemporaryID(a.ID) || app.IsTemporaryID(a.Options[0].ID) {
+		t.Fatalf("after the sync the view has the area under %d, its option under %d", a.ID, a.Options[0].ID)
+	}
+	labor := tipButtons(v.body, "Labor")
+	test.Tap(labor[len(labor)-1])
+	row := rowOfItem(t, v, "Labor")
+	test.Type(row.fields[colName], "Fan")
+	enter(row.fields[colName])
+	h.drain()
+	if got := notSaved(v); len(got) > 0 {
+		t.Fatalf("the screen says %q", got)
+	}
+	h.backgroundSync()
+	sp, err := h.srv.Proposal(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sp.Areas) != 2 || sp.Areas[1].Name != "Kitchen" {
+		t.Fatalf("the server's areas %+v", sp.Areas)
+	}
+	o := sp.Areas[1].Options[0]
+	if o.ClientDescription != "Cabinets" || len(o.Items) != 1 || o.Items[0].Name != "Fan" || o.Items[0].ItemType != app.ItemLabor {
+		t.Fatalf("the server's Kitchen option: %q, items %+v", o.ClientDescription, o.Items)
+	}
+	for _, o := range sp.Areas[0].Options {
+		if len(o.Items) != 0 || o.ClientDescription != "" {
+			t.Fatalf("Den got %q, items %+v", o.ClientDescription, o.Items)
+		}
+	}
+}
