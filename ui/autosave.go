@@ -112,6 +112,20 @@ func (f *field) follow(p *app.Proposal) {
 	f.Refresh()
 }
 
+// rebase is follow for a stored value nobody else changed (the server's
+// answer to what this computer made): typing not saved yet is kept, to
+// be saved over it, without asking.
+func (f *field) rebase(p *app.Proposal) {
+	if f.stored == nil || p == nil {
+		return
+	}
+	if nv, ok := f.stored(p); ok && f.dirty() {
+		f.saved, f.hasTheirs = nv, false
+		return
+	}
+	f.follow(p)
+}
+
 // keepMine saves the typed text over the value that changed under it.
 func (f *field) keepMine() {
 	f.saved, f.hasTheirs = f.theirs, false

@@ -187,7 +187,14 @@ func (v *proposalView) reloadIfChanged() {
 		// when the typing ends.
 		v.take(rec)
 		for _, f := range v.fields {
-			f.follow(rec.Local)
+			if renamed {
+				// Made here and just sent: a value that differs is the
+				// server's own (a default name with the server's
+				// number), not a colleague's change to ask about.
+				f.rebase(rec.Local)
+			} else {
+				f.follow(rec.Local)
+			}
 		}
 		if renamed {
 			v.title.SetText(v.titleText())

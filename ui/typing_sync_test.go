@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -308,5 +309,32 @@ func TestNewAreaUsedThroughSync(t *testing.T) {
 		if len(o.Items) != 0 || o.ClientDescription != "" {
 			t.Fatalf("Den got %q, items %+v", o.ClientDescription, o.Items)
 		}
+	}
+}
+
+// Typing a new proposal's name at once: the sync that gives it the
+// server's ID (and number, and so another default name) comes while the
+// name is typed and not saved. The typing is kept and saved as typed:
+// the server's default name is not a colleague's change to ask about.
+func TestNewProposalTypedDuringSync(t *testing.T) {
+	h := newHarness(t)
+	d := h.signInWith(app.RoleSales, Options{SaveDelay: time.Hour}) // saved only by Enter
+	test.Tap(findButton(d.win.Content(), "New proposal"))
+	v := d.detail
+	test.Type(v.name, "Garage ")
+	h.backgroundSync()
+	if app.IsTemporaryID(v.id) {
+		t.Fatal("the sync did not give the proposal the server's ID")
+	}
+	test.Type(v.name, "doors")
+	enter(v.name)
+	if top := d.win.Canvas().Overlays().Top(); top != nil {
+		t.Fatalf("a question is open: %q", texts(top))
+	}
+	if rec, err := d.sess.st.Record(v.id); err != nil || rec.Local.Name != "Garage doors" {
+		t.Fatalf("the store has %v (%v), want Garage doors", rec, err)
+	}
+	if strings.Contains(v.saved.Text, "Changed") {
+		t.Fatalf("indicator %q", v.saved.Text)
 	}
 }
