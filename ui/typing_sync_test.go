@@ -338,3 +338,46 @@ func TestNewProposalTypedDuringSync(t *testing.T) {
 		t.Fatalf("indicator %q", v.saved.Text)
 	}
 }
+
+// The open proposal goes away (its offline create discarded in Review)
+// while its name has the cursor: the pane empties and what is typed
+// afterwards edits nothing, never a proposal 0.
+func TestGoneProposalTakesNoEdits(t *testing.T) {
+	h := newHarness(t)
+	d := h.signIn(app.RoleSales)
+	h.gate.down.Store(true)
+	test.Tap(findButton(d.win.Content(), "New proposal"))
+	v := d.detail
+	name, temp := v.name, v.id
+	entries, err := d.sess.st.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.ProposalID == temp {
+			if err := d.sess.eng.Discard(bg, e.Seq); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	h.drain()
+	if v.p != nil || v.id != 0 {
+		t.Fatalf("the pane still shows %d", v.id)
+	}
+	test.Type(name, "Phantom")
+	enter(name)
+	name.FocusLost() // a click elsewhere: saves what the field has
+	h.drain()
+	entries, err = d.sess.st.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 0 {
+		t.Fatalf("typing into the gone proposal's name queued %+v", entries)
+	}
+	for _, r := range d.list.rows {
+		if r.ID == 0 || r.Name == "Phantom" {
+			t.Fatalf("the list has %+v", r)
+		}
+	}
+}
