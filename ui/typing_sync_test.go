@@ -381,3 +381,47 @@ func TestGoneProposalTakesNoEdits(t *testing.T) {
 		}
 	}
 }
+
+// The copy keeps the customer and the location (the contract's copy
+// row), on the screen at once and on the server after the sync. (It
+// needs CopyProposal to keep them: app's part.)
+func TestDuplicateKeepsCustomerAndLocation(t *testing.T) {
+	h := newHarness(t)
+	d := h.signIn(app.RoleSales)
+	carla := h.openByName("Smith home theater").p.Customer
+	if carla == nil {
+		t.Fatal("the fixture proposal has no customer")
+	}
+	locs, err := d.sess.st.Locations(carla.ID)
+	if err != nil || len(locs) == 0 {
+		t.Fatalf("Carla's locations %v, %v", locs, err)
+	}
+	src := runName("Copy with customer")
+	id, err := createOnServer(h.srv, h.srv.Users[app.RoleSales].ID, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.srv.Update(id, &app.AssignContact{ContactID: carla.ID}, &app.AssignLocation{LocationID: locs[0].ID}); err != nil {
+		t.Fatal(err)
+	}
+	h.sync()
+	v := h.openByName(src)
+	test.Tap(tipButtons(v.body, "Duplicate proposal")[0])
+	cp := d.detail
+	has := func(where string, p *app.Proposal) {
+		t.Helper()
+		if p.Customer == nil || p.Customer.ID != carla.ID || p.Customer.Location == nil || p.Customer.Location.ID != locs[0].ID {
+			t.Fatalf("%s: customer %+v, want contact %d at location %d", where, p.Customer, carla.ID, locs[0].ID)
+		}
+	}
+	has("the copy on the screen", cp.p)
+	if got := texts(cp.body); !strings.Contains(got, "Carla") {
+		t.Fatalf("the copy's screen does not name the customer:\n%s", got)
+	}
+	h.sync()
+	sp, err := h.srv.Proposal(cp.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	has("the copy on the server", sp)
+}
