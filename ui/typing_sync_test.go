@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -424,4 +425,46 @@ func TestDuplicateKeepsCustomerAndLocation(t *testing.T) {
 		t.Fatal(err)
 	}
 	has("the copy on the server", sp)
+}
+
+// A copy made and edited offline: the sync that sends it gives the copy
+// and every area, option and line in it the server's IDs while the
+// cursor is in one of its lines; the typing goes on landing on the copy.
+func TestOfflineCopyEditedThroughSync(t *testing.T) {
+	h := newHarness(t)
+	d := h.signInWith(app.RoleSales, Options{SaveDelay: time.Hour}) // saved by Enter
+	src := runName("Copy edited offline")
+	v, srcID := h.contentFixture(src, [][2]string{{"Amp", "500.00"}, {"Cable", "20.00"}}, nil)
+	h.gate.down.Store(true)
+	test.Tap(tipButtons(v.body, "Duplicate proposal")[0])
+	cp := d.detail
+	retypeIn(cp, rowOfItem(t, cp, "Cable").fields[colQuantity], "3")
+	enter(rowOfItem(t, cp, "Cable").fields[colQuantity])
+	amp := rowOfItem(t, cp, "Amp")
+	retypeIn(cp, amp.fields[colSell], "510")
+	h.gate.down.Store(false)
+	h.backgroundSync()
+	if app.IsTemporaryID(cp.id) || app.IsTemporaryID(amp.id) {
+		t.Fatalf("after the sync the screen shows the copy as %d, Amp as %d", cp.id, amp.id)
+	}
+	enter(amp.fields[colSell])
+	retypeIn(cp, amp.fields[colName], "Big amp")
+	enter(amp.fields[colName])
+	if got := notSaved(cp); len(got) > 0 {
+		t.Fatalf("the screen says %q", got)
+	}
+	h.backgroundSync()
+	for pid, want := range map[int64]string{cp.id: "Big amp 1×510.00, Cable 3×20.00", srcID: "Amp 1×500.00, Cable 1×20.00"} {
+		sp, err := h.srv.Proposal(pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, it := range sp.Areas[0].Options[0].Items {
+			got = append(got, fmt.Sprintf("%s %s×%s", it.Name, it.Quantity, it.SellPrice))
+		}
+		if strings.Join(got, ", ") != want {
+			t.Fatalf("the server's proposal %d has %q, want %q", pid, got, want)
+		}
+	}
 }
