@@ -121,3 +121,16 @@ func BenchmarkQuantitySave500(b *testing.B) {
 		b.Fatal("nothing was saved")
 	}
 }
+
+// BenchmarkFollowIDs500: what every save and every sync's reload adds to
+// follow the IDs a sync replaced (none here: the common case).
+func BenchmarkFollowIDs500(b *testing.B) {
+	d := start500(b)
+	p := d.detail.p
+	q := p.Clone()
+	for b.Loop() {
+		if len(followIDs(p, q)) != 0 {
+			b.Fatal("IDs followed in an unchanged proposal")
+		}
+	}
+}

@@ -25,6 +25,9 @@ func followIDs(before, after *app.Proposal) map[int64]int64 {
 	if before.ID != after.ID && app.IsTemporaryID(before.ID) {
 		out[before.ID] = after.ID
 	}
+	if !hasTemporaryIDs(before) {
+		return out // the common case: nothing made here waits for its ID
+	}
 	known := map[int64]bool{}
 	for _, a := range before.Areas {
 		known[a.ID] = true
@@ -59,6 +62,27 @@ func followIDs(before, after *app.Proposal) map[int64]int64 {
 		}
 	}
 	return out
+}
+
+// hasTemporaryIDs reports whether p has an area, option or item made on
+// this computer and not yet given the server's ID.
+func hasTemporaryIDs(p *app.Proposal) bool {
+	for _, a := range p.Areas {
+		if app.IsTemporaryID(a.ID) {
+			return true
+		}
+		for _, o := range a.Options {
+			if app.IsTemporaryID(o.ID) {
+				return true
+			}
+			for _, it := range o.Items {
+				if app.IsTemporaryID(it.ID) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // followed is id as out follows it.
