@@ -219,6 +219,9 @@ func (v *proposalView) edit(m app.Mutation) error {
 	if s == nil {
 		return fmt.Errorf("not signed in")
 	}
+	if pid := m.ProposalID(); pid != v.id && v.id != 0 && v.now(pid) == v.id {
+		app.RemapID(m, pid, v.id) // made before a sync gave the proposal its ID
+	}
 	if v.id == 0 || v.p == nil || m.ProposalID() != v.id {
 		return errNoProposal // a widget of a screen no longer shown
 	}
