@@ -67,3 +67,18 @@ func (s *Store) Resolve(id int64) int64 {
 	_ = s.view(func(t *txn) error { out = t.resolve(id); return nil })
 	return out
 }
+
+// Resolved are those of ids that the server has replaced, each with its
+// real ID (one read, for a screen following several at once).
+func (s *Store) Resolved(ids []int64) map[int64]int64 {
+	out := map[int64]int64{}
+	_ = s.view(func(t *txn) error {
+		for _, id := range ids {
+			if to := t.resolve(id); to != id {
+				out[id] = to
+			}
+		}
+		return nil
+	})
+	return out
+}

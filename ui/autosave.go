@@ -28,6 +28,7 @@ type field struct {
 	page func() fyne.Scrollable
 
 	saved   string      // the last text saved (or loaded)
+	err     error       // the last save's refusal (nil: saved)
 	timer   *time.Timer // the pending debounced save
 	loading bool
 	gen     int // invalidates timers of earlier keystrokes
@@ -75,7 +76,7 @@ func (f *field) load(text string) {
 	f.loading = true
 	f.SetText(text)
 	f.loading = false
-	f.saved = text
+	f.saved, f.err = text, nil
 	f.hasTheirs = false
 }
 
@@ -95,12 +96,34 @@ func (f *field) follow(p *app.Proposal) {
 		f.theirs, f.hasTheirs = nv, true
 		return
 	}
+	// All of it selected (a new proposal's default name, which the
+	// server numbers anew) stays all selected, so that typing still
+	// replaces it; otherwise the caret stays where it fits.
+	all := f.Text != "" && f.SelectedText() == f.Text
 	row, col := f.CursorRow, f.CursorColumn
 	f.load(nv)
+	if all {
+		f.Entry.TypedShortcut(&fyne.ShortcutSelectAll{})
+		return
+	}
 	lines := strings.Split(nv, "\n")
 	row = min(row, len(lines)-1)
 	f.CursorRow, f.CursorColumn = row, min(col, len([]rune(lines[row])))
 	f.Refresh()
+}
+
+// rebase is follow for a stored value nobody else changed (the server's
+// answer to what this computer made): typing not saved yet is kept, to
+// be saved over it, without asking.
+func (f *field) rebase(p *app.Proposal) {
+	if f.stored == nil || p == nil {
+		return
+	}
+	if nv, ok := f.stored(p); ok && f.dirty() {
+		f.saved, f.hasTheirs = nv, false
+		return
+	}
+	f.follow(p)
 }
 
 // keepMine saves the typed text over the value that changed under it.
@@ -152,6 +175,7 @@ func (f *field) flush() {
 	if err == nil {
 		f.saved, f.hasTheirs = text, false
 	}
+	f.err = err
 	if f.onError != nil {
 		f.onError(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"proposaldesk/app"
+	"proposaldesk/localstore"
 )
 
 // The proposal's content, editable: areas (rename, remove), options
@@ -119,6 +120,7 @@ func (v *proposalView) areas(locked func(app.Operation) bool) []fyne.CanvasObjec
 	}
 	if !locked(app.OpCreateArea) {
 		name := newPlainEntry(v.d)
+		v.newArea = name
 		name.SetPlaceHolder("New area name (e.g. Kitchen)")
 		add := func() {
 			n := strings.TrimSpace(name.Text)
@@ -138,17 +140,17 @@ func (v *proposalView) areas(locked func(app.Operation) bool) []fyne.CanvasObjec
 func (v *proposalView) areaCard(area *app.Area, locked func(app.Operation) bool) fyne.CanvasObject {
 	areaID, areaName := area.ID, area.Name
 	var card *widget.Card
-	hint := newHintLine("")
+	hint := v.hint("")
 	name := v.textField(0, area.Name, locked(app.OpRenameArea), func(text string) error {
-		if err := v.edit(&app.RenameArea{ID: v.id, AreaID: areaID, Name: text}); err != nil {
+		if err := v.edit(&app.RenameArea{ID: v.id, AreaID: v.now(areaID), Name: text}); err != nil {
 			return err
 		}
 		card.SetTitle(text)
 		return nil
 	})
-	name.onError = hint.setError
+	name.onError = v.lineError(hint)
 	remove := newTipButton("Remove area", theme.DeleteIcon(), "Removes the area with its options and items (asks first).", hint,
-		func() { v.confirmRemoveArea(areaID, areaName) })
+		func() { v.confirmRemoveArea(v.now(areaID), areaName) })
 	if locked(app.OpRemoveArea) {
 		remove.Disable()
 	}
@@ -160,7 +162,7 @@ func (v *proposalView) areaCard(area *app.Area, locked func(app.Operation) bool)
 		inner = append(inner, v.optionCard(area, oi, &area.Options[oi] == counted, locked))
 	}
 	addOpt := widget.NewButton("Add option", func() {
-		v.editAndRebuild(&app.CreateOption{ID: v.id, AreaID: areaID})
+		v.editAndRebuild(&app.CreateOption{ID: v.id, AreaID: v.now(areaID)})
 	})
 	reason := widget.NewLabel("")
 	reason.Importance = widget.LowImportance
@@ -203,7 +205,7 @@ func (v *proposalView) optionCard(area *app.Area, oi int, counted bool, locked f
 	if locked(app.OpChangeItem) {
 		rest = ""
 	}
-	hint := newHintLine(rest)
+	hint := v.hint(rest)
 	c.hints[optionID] = hint
 
 	label := fmt.Sprintf("Option %d", oi+1)
@@ -217,14 +219,14 @@ func (v *proposalView) optionCard(area *app.Area, oi int, counted bool, locked f
 		if s == "" || app.OptionStatus(s) == o.Status {
 			return
 		}
-		v.applyEdits(hint, &app.SetOptionStatus{ID: v.id, OptionID: optionID, Status: app.OptionStatus(s)})
+		v.applyEdits(hint, &app.SetOptionStatus{ID: v.id, OptionID: v.now(optionID), Status: app.OptionStatus(s)})
 	}
 	if locked(app.OpSetOptionStatus) {
 		status.Disable()
 	}
 	removeOpt := newTipButton("", theme.DeleteIcon(), "Removes this option and its items (asks first).", hint, func() {
 		v.confirm(fmt.Sprintf("Remove option %d of “%s”?", oi+1, area.Name), "The option and its items are removed from this proposal.",
-			"Remove option", func() { v.applyEdits(hint, &app.RemoveOption{ID: v.id, OptionID: optionID}) })
+			"Remove option", func() { v.applyEdits(hint, &app.RemoveOption{ID: v.id, OptionID: v.now(optionID)}) })
 	})
 	if locked(app.OpRemoveOption) {
 		removeOpt.Disable()
@@ -235,14 +237,14 @@ func (v *proposalView) optionCard(area *app.Area, oi int, counted bool, locked f
 		container.NewHBox(status, removeOpt))
 
 	cd := v.textField(2, o.ClientDescription, locked(app.OpSetOptionClientDesc), func(text string) error {
-		return v.edit(&app.SetOptionClientDescription{ID: v.id, OptionID: optionID, ClientDescription: text})
+		return v.edit(&app.SetOptionClientDescription{ID: v.id, OptionID: v.now(optionID), ClientDescription: text})
 	})
-	cd.stored = func(p *app.Proposal) (string, bool) { return optionText(p, optionID, false) }
+	cd.stored = func(p *app.Proposal) (string, bool) { return optionText(p, v.now(optionID), false) }
 	cd.PlaceHolder = "What the client reads about this option"
 	in := v.textField(2, o.InstallerDescription, locked(app.OpSetOptionInstaller), func(text string) error {
-		return v.edit(&app.SetOptionInstallerNotes{ID: v.id, OptionID: optionID, InstallerNotes: text})
+		return v.edit(&app.SetOptionInstallerNotes{ID: v.id, OptionID: v.now(optionID), InstallerNotes: text})
 	})
-	in.stored = func(p *app.Proposal) (string, bool) { return optionText(p, optionID, true) }
+	in.stored = func(p *app.Proposal) (string, bool) { return optionText(p, v.now(optionID), true) }
 	in.PlaceHolder = "Notes for the installers (internal)"
 
 	total := widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
@@ -282,12 +284,12 @@ func showOptionTotal(l *widget.Label, o *app.Option, cur app.Currency) {
 func (v *proposalView) addButtons(optionID int64, title string, readOnly bool, hint *hintLine) fyne.CanvasObject {
 	catalog := newTipButton("Add item…", theme.SearchIcon(),
 		"Finds products, labor and fees in the catalog on this computer (works offline) and adds them here.", hint,
-		func() { v.openPicker(optionID, "Add items to "+title) })
+		func() { v.openPicker(v.now(optionID), "Add items to "+title) })
 	if readOnly {
 		catalog.Disable()
 	}
 	line := func(label string, t app.ItemType, tip string) *tipButton {
-		b := newTipButton(label, theme.ContentAddIcon(), tip, hint, func() { v.addLine(optionID, t, label, hint) })
+		b := newTipButton(label, theme.ContentAddIcon(), tip, hint, func() { v.addLine(v.now(optionID), t, label, hint) })
 		if readOnly {
 			b.Disable()
 		}
@@ -326,7 +328,7 @@ func (v *proposalView) discountRow(locked func(app.Operation) bool) fyne.CanvasO
 		param, text = "PartsDiscountAmount", pr.DiscountAmount.String()
 	}
 	readOnly := locked(app.OpSetPricing)
-	hint := newHintLine("A percentage of the parts subtotal, or an amount off it. Enter saves.")
+	hint := v.hint("A percentage of the parts subtotal, or an amount off it. Enter saves.")
 	if readOnly {
 		hint.rest = ""
 		hint.show()
@@ -360,9 +362,9 @@ func (v *proposalView) discountRow(locked func(app.Operation) bool) fyne.CanvasO
 // proposalActions are Duplicate proposal and Archive / Restore, which
 // work in every status.
 func (v *proposalView) proposalActions(canEdit bool) fyne.CanvasObject {
-	hint := newHintLine("")
+	hint := v.hint("")
 	dup := newTipButton("Duplicate proposal", theme.ContentCopyIcon(),
-		"Makes a Draft copy with the same areas, options and items (no customer) and opens it.", hint, v.duplicate)
+		"Makes a Draft copy with the same customer, location, areas, options and items and opens it, ready to rename.", hint, v.duplicate)
 	archived := v.p.Archived
 	label, tip := "Archive", "Files the proposal away: it leaves the list unless Archived is ticked."
 	if archived {
@@ -388,17 +390,26 @@ func (v *proposalView) proposalActions(canEdit bool) fyne.CanvasObject {
 }
 
 // duplicate copies the proposal (offline too) and opens the copy with
-// its name selected.
+// its name selected, ready to rename.
 func (v *proposalView) duplicate() {
 	v.flush()
-	cp, err := v.d.sess.eng.Edit(context.Background(), v.id, &app.CopyProposal{ID: v.id})
+	s := v.d.sess
+	ctx := context.Background()
+	// The last-open setting names the copy before a sync can send it
+	// (as for a new proposal): the sync's remap then carries it to the
+	// server's ID, which is how the screen finds the copy if the sync
+	// ran first. Written after, it would name the temporary ID no
+	// longer there, or still the source.
+	cp, err := s.eng.EditThen(ctx, v.id, &app.CopyProposal{ID: v.id}, func(p *app.Proposal) {
+		_ = s.st.UpdateSettings(ctx, func(set *localstore.Settings) { set.LastOpenProposal = p.ID })
+	})
 	if err != nil {
 		v.showError(err)
 		return
 	}
 	v.d.list.refresh()
-	v.d.OpenProposal(cp.ID)
-	v.d.detail.focusName()
+	v.open(cp.ID)
+	v.focusName()
 }
 
 // ShowItems scrolls the open proposal to the first item row (the smoke

@@ -121,3 +121,15 @@ func BenchmarkQuantitySave500(b *testing.B) {
 		b.Fatal("nothing was saved")
 	}
 }
+
+// BenchmarkFollowIDs500: what every save and every sync's reload adds to
+// follow the IDs a sync replaced (none here: the common case).
+func BenchmarkFollowIDs500(b *testing.B) {
+	d := start500(b)
+	p := d.detail.p
+	for b.Loop() {
+		if len(followIDs(d.sess.st, p)) != 0 {
+			b.Fatal("IDs followed in an unchanged proposal")
+		}
+	}
+}

@@ -40,6 +40,9 @@ var undoFor = 8 * time.Second
 
 // itemRow is one item's row.
 type itemRow struct {
+	// id is the item's ID now: a sync that gives a new line the
+	// server's ID changes it (proposalView.take), and everything the
+	// row does reads it at the time.
 	id     int64
 	fields []*field // by column; no cost for roles that do not see costs
 	total  *widget.Label
@@ -116,9 +119,8 @@ func rowActionsWidth() float32 {
 // fields, its total and its buttons.
 func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money, ro, costs bool, weights []float32, hint *hintLine) fyne.CanvasObject {
 	it := o.Items[r.Index]
-	id := it.ID
-	row := &itemRow{id: id}
-	v.cui().rows[id] = row
+	row := &itemRow{id: it.ID}
+	v.cui().rows[it.ID] = row
 	texts := []string{it.Name, it.Quantity.String(), it.SellPrice.String(), ""}
 	if it.Cost != nil {
 		texts[colCost] = it.Cost.String()
@@ -130,9 +132,9 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 	for col := range n {
 		param := itemParams[col]
 		f := v.figureField(texts[col], ro, hint, func(text string) (app.Mutation, error) {
-			m := &app.ChangeItem{ID: v.id, ItemID: id}
+			m := &app.ChangeItem{ID: v.id, ItemID: row.id}
 			return m, setParam(m, param, text)
-		}, func(s fyne.Shortcut) bool { return v.itemKey(id, col, s) })
+		}, func(s fyne.Shortcut) bool { return v.itemKey(row.id, col, s) })
 		row.fields = append(row.fields, f)
 	}
 	// Placeholders set before the fields are drawn (SetPlaceHolder lays
@@ -160,9 +162,9 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 	// holds the moves, whose keys are Alt+↑ / Alt+↓.
 	row.more = newTipButton("⋯", nil,
 		"Move up or down (Alt+↑ / Alt+↓ in its fields), nest under the item above, un-nest, move to another option", hint, nil)
-	row.more.OnTapped = func() { v.showItemMenu(id, row.more) }
+	row.more.OnTapped = func() { v.showItemMenu(row.id, row.more) }
 	row.remove = newTipButton("✕", nil, "Remove (Ctrl+Delete in its fields; Undo or Ctrl+Z brings it back)", hint,
-		func() { v.removeItem(id) })
+		func() { v.removeItem(row.id) })
 	if ro {
 		row.more.Disable()
 		row.remove.Disable()
@@ -215,7 +217,7 @@ func (v *proposalView) figureField(text string, readOnly bool, hint *hintLine, m
 		}
 		return err
 	})
-	f.onError = hint.setError
+	f.onError = v.lineError(hint)
 	f.keys = keys
 	f.OnSubmitted = func(string) { f.flush() }
 	saveLater := f.OnChanged
@@ -235,6 +237,15 @@ func (v *proposalView) figureField(text string, readOnly bool, hint *hintLine, m
 		}
 	}
 	return f
+}
+
+// lineError shows a field's refusal (nil: its save went through) in its
+// hint line, and in the proposal's indicator, which counts every field's.
+func (v *proposalView) lineError(h *hintLine) func(error) {
+	return func(err error) {
+		h.setError(err)
+		v.showSaved()
+	}
 }
 
 // showTotals shows p's figures in the rows, the options' totals and the
@@ -481,15 +492,17 @@ func (v *proposalView) commitRemoval() {
 	if err != nil {
 		v.showError(err)
 		if rec, rerr := s.st.Record(v.id); rerr == nil {
-			v.rec, v.p = rec, rec.Local
+			v.take(rec)
 			v.build()
 		}
 		return
 	}
 	if r.m.ID == v.id {
-		v.p = p
 		if rec, err := s.st.Record(v.id); err == nil {
-			v.rec, v.sig = rec, signature(rec)
+			v.take(rec)
+			v.sig = signature(rec)
+		} else {
+			v.p = p
 		}
 	}
 	v.showSaved()
@@ -509,7 +522,7 @@ func (v *proposalView) undoRemoval() {
 	if err != nil {
 		return
 	}
-	v.rec, v.p = rec, rec.Local
+	v.take(rec)
 	v.build()
 	v.focusItem(r.m.ItemID, colName, false)
 }

@@ -208,7 +208,7 @@ func (p *catalogPicker) addSelected() {
 	}
 	it := p.results[p.sel]
 	id := it.ID
-	m := &app.AddItem{ID: p.v.id, OptionID: p.optionID, CatalogItemID: &id}
+	m := &app.AddItem{ID: p.v.id, OptionID: p.v.now(p.optionID), CatalogItemID: &id}
 	if err := setParam(m, "Quantity", p.qty.Text); err != nil {
 		p.fail(err)
 		return
@@ -221,7 +221,7 @@ func (p *catalogPicker) addSelected() {
 	}
 	v.build()
 	added := fmt.Sprintf("Added %s × %s.", m.Quantity, catalogItemName(&it))
-	if o, ok := v.p.Option(p.optionID); ok {
+	if o, ok := v.p.Option(v.now(p.optionID)); ok {
 		total, _ := app.OptionTotals(o)
 		added += " Option total " + app.FormatMoney(total, v.p.Currency) + "."
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -27,9 +28,14 @@ type proposalView struct {
 	sig string // what the screen was built from (see signature)
 	ct  *contentUI
 
-	fields  []*field
-	name    *field
-	saved   *widget.Label // the one save indicator (see showSaved)
+	fields []*field
+	name   *field
+	title  *widget.Label
+	saved  *widget.Label // the one save indicator (see showSaved)
+	// lines are the screen's hint lines, whose "Not saved" the
+	// indicator counts too.
+	lines   []*hintLine
+	newArea *plainEntry // the name of an area to add
 	header  *fyne.Container
 	taxWarn *widget.Label
 	summary *fyne.Container
@@ -40,6 +46,9 @@ type proposalView struct {
 	// shows it until a save succeeds.
 	fieldErr error
 	culling  bool // in cull
+	// alias maps the IDs the screen was built with to those a sync gave
+	// in their place (see now).
+	alias map[int64]int64
 }
 
 func newProposalView(d *Desktop) *proposalView {
@@ -54,6 +63,14 @@ func newProposalView(d *Desktop) *proposalView {
 }
 
 func (v *proposalView) showEmpty() {
+	// The fields leave with the proposal: none may save into whatever
+	// is shown next, nor keep the keys.
+	v.flush()
+	if f, ok := v.d.win.Canvas().Focused().(*field); ok && slices.Contains(v.fields, f) {
+		v.d.win.Canvas().Unfocus()
+	}
+	v.id, v.rec, v.p = 0, nil, nil
+	v.fields, v.name, v.title, v.saved, v.header, v.lines, v.newArea = nil, nil, nil, nil, nil, nil, nil
 	hint := widget.NewLabel("Select a proposal in the list, or press Ctrl+N to start a new one.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
@@ -64,32 +81,33 @@ func (v *proposalView) showEmpty() {
 // open shows a proposal.
 func (v *proposalView) open(id int64) {
 	v.flush()
-	st := v.d.sess.st
-	rec, err := st.Record(id)
-	if err != nil && app.IsTemporaryID(id) {
-		// Made on this computer and sent a moment ago: the sync's remap
-		// moved the last-open setting (written before it was sent) to
-		// the server's ID.
-		if set, serr := st.Settings(); serr == nil && set.LastOpenProposal > 0 {
-			if r, rerr := st.Record(set.LastOpenProposal); rerr == nil {
-				if v.d.lastNew == id {
-					v.d.lastNew = set.LastOpenProposal
-				}
-				id, rec, err = set.LastOpenProposal, r, nil
-			}
-		}
+	rec, err := v.record(id)
+	if err == nil && rec.ID != id && rec.ID == v.id {
+		// The setting names the proposal shown until now, not the one
+		// asked for: never open it in its place.
+		err = errNoProposal
 	}
 	if err != nil {
-		v.id, v.rec, v.p = 0, nil, nil
 		v.showEmpty()
 		return
 	}
-	id = rec.ID // a replaced temporary ID reads as the real one
-	v.id, v.rec, v.p = id, rec, rec.Local
+	if v.d.lastNew == id {
+		v.d.lastNew = rec.ID
+	}
+	v.id, v.rec, v.p = rec.ID, rec, rec.Local
+	v.alias = nil
 	v.fieldErr = nil
 	v.build()
 	v.scroll.ScrollToTop()
-	v.d.list.selectID(id)
+	v.d.list.selectID(v.id)
+}
+
+var errNoProposal = errors.New("the proposal is not on this computer")
+
+// record reads proposal id from the store; a temporary ID that a sync
+// has replaced since reads as the proposal under its real ID.
+func (v *proposalView) record(id int64) (*localstore.Record, error) {
+	return v.d.sess.st.Record(id)
 }
 
 // flush saves every field with unsaved typing.
@@ -100,14 +118,29 @@ func (v *proposalView) flush() {
 	}
 }
 
+// busyTyping reports whether the user is at work in the screen: a field
+// with unsaved typing, or the keys in anything of the screen (a field,
+// the new area's name): building the screen again then would take the
+// text, caret and selection from under their hands.
 func (v *proposalView) busyTyping() bool {
-	focused := v.d.win.Canvas().Focused()
 	for _, f := range v.fields {
-		if f.dirty() || focused == f {
+		if f.dirty() {
 			return true
 		}
 	}
-	return false
+	if v.newArea != nil && v.newArea.Text != "" {
+		return true
+	}
+	var o fyne.CanvasObject
+	switch x := v.d.win.Canvas().Focused().(type) {
+	case *field:
+		o = x
+	case *plainEntry:
+		o = x
+	default:
+		return false
+	}
+	return chainTo(v.body, o) != nil
 }
 
 func signature(r *localstore.Record) string {
@@ -124,60 +157,47 @@ func (v *proposalView) reloadIfChanged() {
 	if v.id == 0 || v.d.sess == nil {
 		return
 	}
-	st := v.d.sess.st
-	rec, err := st.Record(v.id)
+	rec, err := v.record(v.id)
 	if err != nil {
-		v.id, v.rec, v.p = 0, nil, nil
 		v.showEmpty()
 		return
 	}
-	if rec.ID != v.id {
-		// Made offline, it has its server ID now (the store reads a
-		// replaced temporary ID as the real one).
-		v.reopenRemapped(rec.ID)
-		return
-	}
-	if signature(rec) == v.sig {
+	renamed := rec.ID != v.id // made here, and the server's ID now
+	if !renamed && signature(rec) == v.sig {
 		v.showSaved()
 		return
 	}
 	if v.busyTyping() {
-		// Not under the user's hands: the fields take the new values
-		// in place (focus and caret kept); a field being typed in keeps
-		// the typing and asks at its save. The rest follows when the
-		// typing ends.
+		// Not under the user's hands: the screen stays as it is, so the
+		// field typed in keeps its text, caret and selection, and what
+		// it and every row edit follows the IDs the sync gave (take).
+		// The fields take the new values in place; a field being typed
+		// in keeps the typing and asks at its save. The rest follows
+		// when the typing ends.
+		v.take(rec)
 		for _, f := range v.fields {
-			f.follow(rec.Local)
+			if renamed {
+				// Made here and just sent: a value that differs is the
+				// server's own (a default name with the server's
+				// number), not a colleague's change to ask about.
+				f.rebase(rec.Local)
+			} else {
+				f.follow(rec.Local)
+			}
+		}
+		if renamed {
+			v.title.SetText(v.titleText())
+			v.d.list.refresh() // the row under its new ID, to select
+			v.d.list.selectID(v.id)
 		}
 		v.showSaved()
 		return
 	}
-	v.rec, v.p = rec, rec.Local
+	v.take(rec)
 	v.build()
-}
-
-// reopenRemapped shows the proposal under the ID the server gave it,
-// keeping the focus and caret of the field being typed in (a new
-// proposal's name, typically) and saving its typing under the new ID.
-func (v *proposalView) reopenRemapped(id int64) {
-	focused, row, col := -1, 0, 0
-	for i, f := range v.fields {
-		if v.d.win.Canvas().Focused() == f {
-			focused, row, col = i, f.CursorRow, f.CursorColumn
-		}
-	}
-	if v.d.lastNew == v.id {
-		v.d.lastNew = id
-	}
-	v.id = id
-	v.flush()
-	v.d.list.refresh() // the row under its new ID, for open to select
-	v.open(id)
-	if focused >= 0 && focused < len(v.fields) {
-		f := v.fields[focused]
-		v.focus(f)
-		f.CursorRow, f.CursorColumn = row, col
-		f.Refresh()
+	if renamed {
+		v.d.list.refresh()
+		v.d.list.selectID(v.id)
 	}
 }
 
@@ -188,20 +208,58 @@ func (v *proposalView) edit(m app.Mutation) error {
 	if s == nil {
 		return fmt.Errorf("not signed in")
 	}
+	if pid := m.ProposalID(); pid != v.id && v.id != 0 && v.now(pid) == v.id {
+		app.RemapID(m, pid, v.id) // made before a sync gave the proposal its ID
+	}
+	if v.id == 0 || v.p == nil || m.ProposalID() != v.id {
+		return errNoProposal // a widget of a screen no longer shown
+	}
 	v.commitRemoval() // an edit ends the undo of a removal
 	p, err := s.eng.Edit(context.Background(), v.id, m)
+	if err != nil && v.catchUp(m, err) {
+		p, err = s.eng.Edit(context.Background(), v.id, m)
+	}
 	if err != nil {
 		return err
 	}
-	v.p = p
 	if rec, err := s.st.Record(v.id); err == nil {
-		v.rec = rec
+		v.take(rec)
 		v.sig = signature(rec)
+	} else {
+		v.p = p
 	}
 	v.showSaved()
 	v.refreshSummary()
 	v.d.list.refresh()
 	return nil
+}
+
+// catchUp handles an edit refused because it names something under an
+// ID a sync replaced since the view last read the store: the view takes
+// the store's record, and m gets the new IDs. It reports whether m
+// changed (then it is worth making again).
+func (v *proposalView) catchUp(m app.Mutation, err error) bool {
+	if app.KindOf(err) != app.KindNotFound {
+		return false
+	}
+	rec, rerr := v.record(v.id)
+	if rerr != nil {
+		return false
+	}
+	v.take(rec)
+	changed := false
+	for range 16 { // chains of replaced IDs
+		again := false
+		for from, to := range v.alias {
+			if app.RemapID(m, from, to) {
+				again, changed = true, true
+			}
+		}
+		if !again {
+			break
+		}
+	}
+	return changed
 }
 
 // editAndRebuild is edit for structural changes: the screen is built
@@ -243,15 +301,16 @@ func (v *proposalView) showSaved() {
 	if v.saved == nil || v.d.sess == nil {
 		return
 	}
+	defer v.d.status.showPending()
 	it, ok := v.d.sess.st.Item(v.id)
 	unsaved, changedUnder := false, false
 	for _, f := range v.fields {
 		unsaved = unsaved || f.dirty()
 		changedUnder = changedUnder || f.hasTheirs
 	}
-	switch {
-	case v.fieldErr != nil:
-		v.saved.SetText("Not saved: " + explainField(v.fieldErr))
+	switch refused := v.refusal(); {
+	case refused != nil:
+		v.saved.SetText("Not saved: " + explainField(refused))
 		v.saved.Importance = widget.DangerImportance
 	case changedUnder:
 		v.saved.SetText("Changed on the server while you typed: you choose at the save")
@@ -276,6 +335,46 @@ func (v *proposalView) showSaved() {
 	}
 	v.saved.Refresh()
 	v.header.Refresh()
+}
+
+// refusal is the refused value the screen shows as not saved (in the
+// indicator, a field's hint line), if any.
+func (v *proposalView) refusal() error {
+	if v.fieldErr != nil {
+		return v.fieldErr
+	}
+	for _, f := range v.fields {
+		if f.err != nil {
+			return f.err
+		}
+	}
+	for _, h := range v.lines {
+		if h.err != nil {
+			return h.err
+		}
+	}
+	return nil
+}
+
+// unsaved says what the open proposal's screen has that is not in the
+// store: a refused value, or typing not saved yet.
+func (v *proposalView) unsaved() (refused, typing bool) {
+	if v == nil || v.p == nil {
+		return false, false
+	}
+	for _, f := range v.fields {
+		typing = typing || f.dirty()
+	}
+	return v.refusal() != nil, typing
+}
+
+// hint is a hint line of the screen: its "Not saved" counts in the
+// indicator.
+func (v *proposalView) hint(rest string) *hintLine {
+	h := newHintLine(rest)
+	h.changed = v.showSaved
+	v.lines = append(v.lines, h)
+	return h
 }
 
 // askKeep asks which value a field keeps when the store's changed while
@@ -325,21 +424,17 @@ func (v *proposalView) focusName() {
 func (v *proposalView) build() {
 	s := v.d.sess
 	p := v.p
-	v.fields = nil
+	v.fields, v.lines, v.newArea = nil, nil, nil
 	v.sig = signature(v.rec)
 	role := s.user.Role
 	canEdit := role.Can(app.PermEditProposals) && !v.rec.ReadOnly
 	locked := func(op app.Operation) bool { return !canEdit || op.LockedIn(p.Status) }
 
 	var objs []fyne.CanvasObject
-	title := fmt.Sprintf("Proposal #%d", p.Number)
-	if app.IsTemporaryID(p.ID) {
-		title = "New proposal (not on the server yet)"
-	}
 	v.saved = widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{})
 	v.saved.Truncation = fyne.TextTruncateEllipsis
-	v.header = container.NewBorder(nil, nil,
-		widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, v.saved)
+	v.title = widget.NewLabelWithStyle(v.titleText(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.header = container.NewBorder(nil, nil, v.title, nil, v.saved)
 	objs = append(objs, v.header)
 	if b := v.banner(canEdit); b != nil {
 		objs = append(objs, b)
@@ -388,6 +483,13 @@ func (v *proposalView) build() {
 	v.body.Objects = []fyne.CanvasObject{newBody(container.NewPadded(page))}
 	v.body.Refresh()
 	v.showSaved()
+}
+
+func (v *proposalView) titleText() string {
+	if app.IsTemporaryID(v.p.ID) {
+		return "New proposal (not on the server yet)"
+	}
+	return fmt.Sprintf("Proposal #%d", v.p.Number)
 }
 
 // showTaxProblem warns, near the top, when sales tax cannot be computed
@@ -449,6 +551,9 @@ func (v *proposalView) textField(rows int, text string, readOnly bool, save func
 	// 500-item proposal has 2,000 fields).
 	f.Text, f.saved = text, text
 	f.onError = v.showError
+	if rows == 0 {
+		f.OnSubmitted = func(string) { f.flush() } // Enter saves
+	}
 	f.onConflict = v.askKeep
 	f.onFocus = func() { v.cull(nil) }
 	v.fields = append(v.fields, f)
@@ -482,7 +587,7 @@ func (v *proposalView) salespersonPicker(readOnly bool) fyne.CanvasObject {
 		if id == v.p.SalesPerson.ID {
 			return
 		}
-		v.editAndRebuild(&app.UpdateProposal{ID: p.ID, SalesPersonID: &id})
+		v.editAndRebuild(&app.UpdateProposal{ID: v.id, SalesPersonID: &id})
 	}
 	if readOnly {
 		sel.Disable()

@@ -58,6 +58,7 @@ func (b *statusBar) show(st syncer.State) {
 		return
 	}
 	b.state = st
+	b.pending.Text = "" // shown again below, with the layout
 	if st.Online {
 		b.online.SetText("● Online")
 		b.online.Importance = widget.SuccessImportance
@@ -66,14 +67,7 @@ func (b *statusBar) show(st syncer.State) {
 		b.online.Importance = widget.LowImportance
 	}
 	b.online.Refresh()
-	switch {
-	case st.Pending == 0:
-		b.pending.SetText("All changes sent")
-	case st.Pending == 1:
-		b.pending.SetText("1 unsent change")
-	default:
-		b.pending.SetText(fmt.Sprintf("%d unsent changes", st.Pending))
-	}
+	b.showPending()
 	b.last.SetText("Last sync " + formatWhen(st.LastSync, time.Now()))
 	var parts []string
 	if st.Failed > 0 {
@@ -127,6 +121,50 @@ func (b *statusBar) show(st syncer.State) {
 		b.signAgain.Hide()
 	}
 	b.content.Refresh() // lay out again: texts and buttons changed size
+}
+
+// showPending says what is not on the server yet: unsent edits, then a
+// value the open proposal shows as not saved, then refused and
+// conflicting edits, then typing not saved yet. "All changes sent" only
+// when there is none of these.
+func (b *statusBar) showPending() {
+	if b == nil || b.pending == nil {
+		return
+	}
+	st := b.state
+	var refused, typing bool
+	if b.d != nil {
+		refused, typing = b.d.detail.unsaved()
+		// The engine's counts reach the bar a moment after an edit;
+		// the open proposal's own are read from the store at once.
+		if v := b.d.detail; b.d.sess != nil && v != nil && v.id != 0 {
+			if it, ok := b.d.sess.st.Item(v.id); ok {
+				st.Pending = max(st.Pending, it.Pending)
+				st.Failed = max(st.Failed, it.Failed)
+				st.Conflicts = max(st.Conflicts, it.Conflicts)
+			}
+		}
+	}
+	text, imp := "", widget.MediumImportance
+	switch {
+	case st.Pending > 0:
+		text = plural(st.Pending, "unsent change", "unsent changes")
+	case refused:
+		text, imp = "A change is not saved", widget.DangerImportance
+	case st.Failed+st.Conflicts > 0:
+		text, imp = plural(st.Failed+st.Conflicts, "change not sent", "changes not sent"), widget.DangerImportance
+	case typing:
+		text, imp = "Typing · not saved yet", widget.WarningImportance
+	default:
+		text = "All changes sent"
+	}
+	if b.pending.Text != text || b.pending.Importance != imp {
+		b.pending.Importance = imp
+		b.pending.SetText(text)
+		if b.content != nil {
+			b.content.Refresh()
+		}
+	}
 }
 
 func plural(n int, one, many string) string {

@@ -22,6 +22,9 @@ type hintLine struct {
 	rest string
 	err  error
 	tip  string
+	// changed, if set, runs when the line starts or stops showing a
+	// refusal (the proposal's indicator counts it).
+	changed func()
 }
 
 func newHintLine(rest string) *hintLine {
@@ -46,8 +49,12 @@ func (h *hintLine) show() {
 
 // setError shows err until a value is accepted (nil).
 func (h *hintLine) setError(err error) {
+	was := h.err != nil
 	h.err = err
 	h.show()
+	if h.changed != nil && was != (err != nil) {
+		h.changed()
+	}
 }
 
 func (h *hintLine) hover(tip string) {
