@@ -39,6 +39,11 @@ import (
 // Version 6 marks the outbox entries older versions queued that cannot
 // be sent (an edit of proposal 0) as failed, and indexes a proposal
 // entry under its proposal even when that is 0.
+//
+// Any version may hold, made by the first remap that needs it
+// (alias.go), so no migration adds it:
+//
+//	aliases          temporary ID → the real ID the server gave
 
 // SchemaVersion is the layout this code reads and writes.
 const SchemaVersion = 6
