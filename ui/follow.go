@@ -53,12 +53,8 @@ func followIDs(st *localstore.Store, before *app.Proposal) map[int64]int64 {
 // now is the ID the store has now for what the screen was built with
 // under id (the same ID when no sync replaced it).
 func (v *proposalView) now(id int64) int64 {
-	for range 16 { // a chain: each sync may replace it once
-		to, ok := v.alias[id]
-		if !ok {
-			break
-		}
-		id = to
+	if to, ok := v.alias[id]; ok { // temporary → real: never replaced again
+		return to
 	}
 	return id
 }

@@ -215,10 +215,9 @@ func (v *proposalView) edit(m app.Mutation) error {
 		return errNoProposal // a widget of a screen no longer shown
 	}
 	v.commitRemoval() // an edit ends the undo of a removal
+	// A temporary ID of m that a sync replaced since the screen was
+	// built is read by the store as the real one.
 	p, err := s.eng.Edit(context.Background(), v.id, m)
-	if err != nil && v.catchUp(m, err) {
-		p, err = s.eng.Edit(context.Background(), v.id, m)
-	}
 	if err != nil {
 		return err
 	}
@@ -232,34 +231,6 @@ func (v *proposalView) edit(m app.Mutation) error {
 	v.refreshSummary()
 	v.d.list.refresh()
 	return nil
-}
-
-// catchUp handles an edit refused because it names something under an
-// ID a sync replaced since the view last read the store: the view takes
-// the store's record, and m gets the new IDs. It reports whether m
-// changed (then it is worth making again).
-func (v *proposalView) catchUp(m app.Mutation, err error) bool {
-	if app.KindOf(err) != app.KindNotFound {
-		return false
-	}
-	rec, rerr := v.record(v.id)
-	if rerr != nil {
-		return false
-	}
-	v.take(rec)
-	changed := false
-	for range 16 { // chains of replaced IDs
-		again := false
-		for from, to := range v.alias {
-			if app.RemapID(m, from, to) {
-				again, changed = true, true
-			}
-		}
-		if !again {
-			break
-		}
-	}
-	return changed
 }
 
 // editAndRebuild is edit for structural changes: the screen is built
