@@ -43,7 +43,7 @@ var (
 	fuzzSeeds   = flag.Int("ui.seeds", 0, "TestRandomSessions: run seeds 1..N (default: the CI seeds)")
 	fuzzActions = flag.Int("ui.actions", 0, "TestRandomSessions: actions per session (default 100; 400 with -ui.long)")
 	fuzzLong    = flag.Bool("ui.long", false, "TestRandomSessions: 20 seeds of 400 actions in each sync mode")
-	fuzzMode    = flag.String("ui.mode", "", "TestRandomSessions: manual (syncs only when the user asks: Sync now, Ctrl+R, the periodic one) or loop (the app's own sync loop, a sync after each edit); empty: both")
+	fuzzMode    = flag.String("ui.mode", "", "TestRandomSessions: manual (syncs only when the user asks: Sync now, Ctrl+R, the periodic one), loop (the app's own sync loop, a sync after each edit) or offline (one sync at the end); empty: manual and loop")
 )
 
 // The sync modes. In manual the test waits for each sync it starts, so a
@@ -52,6 +52,10 @@ var (
 const (
 	modeManual = "manual"
 	modeLoop   = "loop"
+	// modeOffline syncs only at the end: the paths that work without a
+	// server in between, which checks the checker (no finding expected
+	// from the model, the matching or the parsing).
+	modeOffline = "offline"
 )
 
 func TestRandomSessions(t *testing.T) {
@@ -59,8 +63,9 @@ func TestRandomSessions(t *testing.T) {
 		mode string
 		seed int64
 	}
-	// CI: two replayable sessions and one with the app's sync loop.
-	sessions := []session{{modeManual, 1}, {modeManual, 2}, {modeLoop, 1}}
+	// CI: two replayable sessions, one with the app's sync loop, and one
+	// offline until the end (which must pass: it checks the checker).
+	sessions := []session{{modeManual, 1}, {modeManual, 2}, {modeLoop, 1}, {modeOffline, 1}}
 	seeds, actions := []int64(nil), 100
 	if *fuzzLong {
 		seeds, actions = nil, 400
@@ -226,6 +231,7 @@ func runSession(t *testing.T, seed int64, mode string, actions int) tally {
 		stamp: time.Now().Format("150405"), lieSeen: map[string]bool{}}
 	z.n.sessions = 1
 	z.before = z.ourIDs()
+	h.gate.down.Store(mode == modeOffline)
 	if n, err := d.sess.st.CatalogSize(); err != nil || n == 0 {
 		t.Fatalf("the laptop has no catalog after the first sync (%d items, %v)", n, err)
 	}
@@ -541,6 +547,10 @@ func (z *fuzz) saved(f *field, asked bool, val *mval, what string) {
 // syncWhileTyping syncs with the cursor in the field: Ctrl+R from it, or
 // the periodic sync (the app's loop or timer).
 func (z *fuzz) syncWhileTyping(sofar string) {
+	if z.mode == modeOffline {
+		z.rng.Intn(2)
+		return
+	}
 	if z.chance(2) {
 		z.logf("  Ctrl+R (typed so far %q)", sofar)
 		z.syncBy(func() {
@@ -553,6 +563,9 @@ func (z *fuzz) syncWhileTyping(sofar string) {
 }
 
 func (z *fuzz) syncAction() bool {
+	if z.mode == modeOffline {
+		return false
+	}
 	switch {
 	case z.mode == modeLoop && z.chance(2):
 		z.logf("sync asked, not waited for")
@@ -599,6 +612,9 @@ func (z *fuzz) syncBy(start func()) {
 }
 
 func (z *fuzz) toggleOffline() bool {
+	if z.mode == modeOffline {
+		return false
+	}
 	down := !z.h.gate.down.Load()
 	z.h.gate.down.Store(down)
 	if down {
