@@ -211,6 +211,7 @@ type fuzz struct {
 	findings                 []string
 	lieSeen                  map[string]bool
 	rm                       *removed
+	typing                   *typed
 }
 
 func runSession(t *testing.T, seed int64, mode string, actions int) tally {
@@ -252,6 +253,7 @@ func runSession(t *testing.T, seed int64, mode string, actions int) tally {
 func (z *fuzz) drain() {
 	z.h.drain()
 	z.resolveRemoval()
+	z.checkTyping()
 }
 
 // removed is a line taken off the screen whose removal is saved at the
@@ -525,21 +527,59 @@ func (z *fuzz) refusal() string {
 	return why
 }
 
-// saved checks a value's save: a field still holding unsaved text after
-// its save ran was refused; a valid value refused is a finding.
-func (z *fuzz) saved(f *field, asked bool, val *mval, what string) {
-	if f == nil || !asked || !f.dirty() || f.hasTheirs {
+// typed is a value typed into a field whose save is awaited: it is
+// judged once the field has flushed (Enter, a pause, leaving it, now or
+// in a later action).
+type typed struct {
+	f    *field
+	gen  int // the field's gen after the last keystroke; a flush bumps it
+	val  *mval
+	what string
+}
+
+// await watches the save of the value just typed into the focused field
+// (before the typing is ended).
+func (z *fuzz) await(val *mval, what string) *typed {
+	f, _ := z.canvas().Focused().(*field)
+	if f == nil {
+		return nil
+	}
+	return &typed{f: f, gen: f.gen, val: val, what: what}
+}
+
+// ended: the typing was ended; its save is judged now or later.
+func (z *fuzz) ended(w *typed) {
+	z.checkTyping()
+	z.typing = w
+	z.checkTyping()
+}
+
+// checkTyping judges the awaited save once the field flushed: still
+// holding the text unsaved means refused; a valid value refused is a
+// finding, and the reason on screen (if any) is kept for the final
+// check, which then counts the value as shown rather than lost.
+func (z *fuzz) checkTyping() {
+	w := z.typing
+	if w == nil {
 		return
 	}
+	f := w.f
+	switch {
+	case !f.dirty():
+		z.typing = nil
+		return
+	case f.hasTheirs || f.gen == w.gen || f.timer != nil:
+		return // not flushed yet, or a question is open
+	}
+	z.typing = nil
 	why := z.refusal()
 	z.n.refused++
 	if why == "" {
-		// Not "shown": the final check counts it lost if it is.
-		z.find("refused", "%s: the save of a valid value failed with no reason on screen (the field still holds %q, unsaved)", what, f.Text)
+		z.find("refused", "%s: the save of a valid value failed with no reason on screen (the field holds %q, unsaved)", w.what, f.Text)
 		return
 	}
-	val.refused = why
-	z.find("refused", "%s: a valid value was refused: %s", what, why)
+	w.val.refused = why
+	z.find("refused", "%s: a valid value was refused: %s", w.what, why)
 }
 
 // Syncs.
@@ -684,8 +724,9 @@ func (z *fuzz) typeName(m *mProposal, click bool) {
 	m.name = name
 	m.vName.typed++
 	z.n.typed++
-	f, asked := z.endTyping()
-	z.saved(f, asked, &m.vName, m.String()+" name")
+	w := z.await(&m.vName, m.String()+" name")
+	z.endTyping()
+	z.ended(w)
 }
 
 func (z *fuzz) duplicate() bool {
@@ -1076,8 +1117,9 @@ func (z *fuzz) typeLineValue(m *mProposal, ai, k, col int, click bool) {
 	}
 	val.typed++
 	z.n.typed++
-	f, asked := z.endTyping()
-	z.saved(f, asked, val, what)
+	w := z.await(val, what)
+	z.endTyping()
+	z.ended(w)
 }
 
 func (z *fuzz) removeLine() bool {
