@@ -1410,7 +1410,14 @@ func (z *fuzz) check() {
 			stuckIn[e.ProposalID] = true
 			z.n.wedged++
 			if z.n.wedged <= 3 {
-				z.find("wedged", "edit %d (%s, proposal %d) still %s after the final syncs", e.Seq, describeEntry(&e), e.ProposalID, e.State)
+				why := ""
+				if e.Blocked {
+					why = ", waiting behind a refused edit"
+				}
+				if e.ErrorMessage != "" {
+					why += ", last error: " + e.ErrorMessage
+				}
+				z.find("wedged", "edit %d (%s, proposal %d) still %s after the final syncs (%d attempts%s)", e.Seq, describeEntry(&e), e.ProposalID, e.State, e.Attempts, why)
 			}
 		}
 	}
@@ -1675,6 +1682,37 @@ func (z *fuzz) compare(m *mProposal, local, server *app.Proposal, shown map[app.
 		}
 		for k, it := range a.items {
 			line := fmt.Sprintf("%s line %d", where, k+1)
+			// A line missing altogether is one finding: its typed values
+			// are lost with it.
+			var missing []string
+			for _, side := range []struct {
+				where string
+				p     *app.Proposal
+			}{{"store", local}, {"server", server}} {
+				if side.p == nil || stuck && side.where == "server" {
+					continue
+				}
+				if o, ok := area(side.p, ai); !ok || k >= len(app.Outline(o)) {
+					missing = append(missing, side.where)
+				}
+			}
+			if len(missing) > 0 {
+				typed := 0
+				for _, v := range []mval{it.vName, it.vQty, it.vPr} {
+					if v.typed > 0 {
+						typed++
+					}
+				}
+				z.n.checked += typed
+				if typed > 0 {
+					z.n.lost += typed
+					z.find("lost", "%s (%s %q, %d typed values) is missing: %s", line, it.typ, it.name, typed, strings.Join(missing, ", "))
+				} else {
+					z.n.wrong++
+					z.find("wrong", "%s (%s %q) is missing: %s", line, it.typ, it.name, strings.Join(missing, ", "))
+				}
+				continue
+			}
 			field(line+" type", &mval{}, app.KindAddItem, string(it.typ), item(k, func(x *app.Item) string { return string(x.ItemType) }))
 			field(line+" name", &it.vName, app.KindChangeItem, it.name, item(k, func(x *app.Item) string { return x.Name }))
 			field(line+" quantity", &it.vQty, app.KindChangeItem, it.qty.String(), item(k, func(x *app.Item) string { return x.Quantity.String() }))
