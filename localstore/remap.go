@@ -31,13 +31,57 @@ func (s *Store) RemapID(ctx context.Context, tempID, realID int64) error {
 	})
 }
 
+// rebuildAll rebuilds the local views of ids, each copy made here after
+// its source: an unsent copy is replayed on its source's local view,
+// which must already hold the IDs the same remap gave (the copy's
+// SourceIDs were rewritten to them).
 func (t *txn) rebuildAll(ids map[int64]bool) error {
+	done := map[int64]bool{}
+	var visit func(id int64) error
+	visit = func(id int64) error {
+		if done[id] {
+			return nil
+		}
+		done[id] = true
+		src, err := t.copySource(id)
+		if err != nil {
+			return err
+		}
+		if src != 0 && ids[src] {
+			if err := visit(src); err != nil {
+				return err
+			}
+		}
+		return t.rebuild(id)
+	}
 	for id := range ids {
-		if err := t.rebuild(id); err != nil {
+		if err := visit(id); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// copySource is the proposal an unsent copy id was made from, or 0 when
+// id is not such a copy (it has a server copy, or its first queued edit
+// is its own).
+func (t *txn) copySource(id int64) (int64, error) {
+	rec, ok, err := t.record(id)
+	if err != nil || !ok || rec.Server != nil {
+		return 0, err
+	}
+	entries, err := t.proposalEntries(id)
+	if err != nil || len(entries) == 0 {
+		return 0, err
+	}
+	m, err := entries[0].Decode()
+	if err != nil {
+		return 0, nil // unreadable: shown as unsendable, replays nothing
+	}
+	if src := m.ProposalID(); src != 0 && src != id {
+		return src, nil
+	}
+	return 0, nil
 }
 
 // remap rewrites from → to and returns the proposals whose local views

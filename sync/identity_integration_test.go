@@ -1,6 +1,7 @@
 package syncer
 
 import (
+	"fmt"
 	"testing"
 
 	"proposaldesk/app"
@@ -212,6 +213,46 @@ func TestEachRefusedEditIsShown(t *testing.T) {
 	for _, e := range entries {
 		if e.State != "failed" || e.ErrorMessage == "" {
 			t.Errorf("entry %d: %s %q", e.Seq, e.State, e.ErrorMessage)
+		}
+	}
+}
+
+// Content added offline to a proposal, copied at once, and the copy's
+// copy of it edited: the sync that gives the original's new parts their
+// IDs rebuilds the copy after its original, so the copy keeps them and
+// the edit lands. (Views were rebuilt in map order: half the time the
+// copy was replayed on its original's view from before the remap, lost
+// the new parts, and the edit failed.) Several pairs, so that an order
+// left to chance fails.
+func TestOfflineCopyOfOfflineContent(t *testing.T) {
+	s := startReal(t)
+	d := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+	d.sync(t)
+	me := s.appUser(t, app.RoleSales)
+	const pairs = 6
+	var names []string
+	for i := range pairs {
+		name := fmt.Sprintf("Copied before sent %d", i)
+		d.edit(t, 0, &app.CreateProposal{SalesPersonID: me.ID, Name: strp(name)})
+		names = append(names, name)
+	}
+	d.sync(t)
+	for i, name := range names {
+		p := findByName(t, d, name).Local
+		p = d.edit(t, p.ID, &app.CreateArea{ID: p.ID, Name: "Room"})
+		p = d.edit(t, p.ID, &app.AddItem{ID: p.ID, OptionID: p.Areas[0].Options[0].ID, ItemType: ptrTo(app.ItemLabor), Name: strp("Labor")})
+		cp := d.edit(t, p.ID, &app.CopyProposal{ID: p.ID, Name: strp(fmt.Sprintf("Copy %d", i))})
+		d.edit(t, cp.ID, &app.ChangeItem{ID: cp.ID, ItemID: itemNamed(t, cp, "Labor"), Name: strp("Wiring"), Quantity: qty("6")})
+	}
+	d.sync(t)
+	if st := d.eng.State(); st.Pending+st.Failed+st.Conflicts != 0 || st.LastError != nil {
+		entries, _ := d.st.Entries()
+		t.Fatalf("after sync: %+v; outbox %+v", st, entries)
+	}
+	for i := range pairs {
+		g := serverProposal(t, s, findByName(t, d, fmt.Sprintf("Copy %d", i)).ID)
+		if got := itemNames(g); len(got) != 1 || got[0] != "Wiring" || g.Areas[0].Options[0].Items[0].Quantity != app.MustQuantity("6") {
+			t.Fatalf("copy %d on the server: %v", i, got)
 		}
 	}
 }
