@@ -1,0 +1,53 @@
+package apiserver
+
+import (
+	"strconv"
+	"time"
+
+	"proposaldesk/apiserver/auth"
+	"proposaldesk/app"
+)
+
+// DefaultPasswordCheckWait is Config.PasswordCheckWait's default: about
+// three checks' time, so sign-ins that merely meet (an office at nine in
+// the morning) queue instead of failing.
+const DefaultPasswordCheckWait = 250 * time.Millisecond
+
+// passwordBusyRetry is the Retry-After of a sign-in that found every
+// password check taken: a check takes well under a second.
+const passwordBusyRetry = 1
+
+// checkPassword compares password with hash in one of the bounded
+// password-check slots. Every bcrypt comparison of a request goes
+// through here (the unknown user's dummy one too), so that sign-ins,
+// wrong or right, never use more than Config.PasswordChecks cores and
+// other requests keep the rest. When no slot frees within
+// Config.PasswordCheckWait it is 429 RateLimited with Retry-After, before
+// any comparison, and nothing is counted against the user.
+func (s *Server) checkPassword(c *call, hash []byte, password string) (bool, error) {
+	t := time.NewTimer(s.cfg.PasswordCheckWait)
+	defer t.Stop()
+	select {
+	case s.passwordSlots <- struct{}{}:
+	case <-t.C:
+		c.w.Header().Set("Retry-After", strconv.Itoa(passwordBusyRetry))
+		return false, app.Errorf(app.KindRateLimited,
+			"The server is checking too many sign-ins at once. Try again in %d second.", passwordBusyRetry)
+	case <-c.r.Context().Done():
+		return false, c.r.Context().Err()
+	}
+	defer func() { <-s.passwordSlots }()
+	return auth.CheckPassword(hash, password), nil
+}
+
+// deviceTokens is the server's device token signer: over key, or a
+// random key of this process's own when there is none.
+func deviceTokens(key []byte) (*auth.DeviceTokens, error) {
+	if key == nil {
+		var err error
+		if key, err = auth.NewDeviceKey(); err != nil {
+			return nil, err
+		}
+	}
+	return auth.NewDeviceTokens(key, auth.DeviceTokenLifetime)
+}
