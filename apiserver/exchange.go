@@ -88,7 +88,7 @@ func (s *Server) keyExchange(c *call) error {
 		// Unknown user: spend the same bcrypt time as a wrong password.
 		pwHash = s.dummyPasswordHash()
 	}
-	match, checkErr := s.checkPassword(c, pwHash, password)
+	match, checkErr := s.checkPassword(c, keys.Device != "", pwHash, password)
 	switch {
 	case checkErr != nil:
 		return checkErr

@@ -102,7 +102,11 @@ func exchangeWithDevice(t *testing.T, e *tenv, email, password, addr, device str
 	if device != "" {
 		path += "&DeviceToken=" + url.QueryEscape(device)
 	}
-	r := e.do(treq{method: "GET", path: path, header: map[string]string{"X-Forwarded-For": addr}})
+	var header map[string]string
+	if addr != "" {
+		header = map[string]string{"X-Forwarded-For": addr}
+	}
+	r := e.do(treq{method: "GET", path: path, header: header})
 	if r.status != http.StatusOK {
 		return r, ""
 	}
@@ -180,5 +184,24 @@ func TestDeviceTokenPassesAnAddressLockout(t *testing.T) {
 	t.Logf("device waits: %s", b.Message)
 	clock.advance(2 * time.Second)
 	r, _ = exchangeWithDevice(t, e, sales.rec.Email, testPassword, office, token2)
+	wantStatus(t, r, 200)
+}
+
+// While strangers' sign-ins hold every shared password check, a user
+// signing in from a device that signed in before still gets one.
+func TestTrustedDevicesHaveTheirOwnPasswordChecks(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.PasswordChecks = 1; c.PasswordCheckWait = 50 * time.Millisecond })
+	sales := e.main.sales
+	_, token := exchangeWithDevice(t, e, sales.rec.Email, testPassword, "", "")
+	// A flood's checks, standing still: the one shared slot is taken.
+	e.s.passwordSlots <- struct{}{}
+	t.Cleanup(func() { <-e.s.passwordSlots })
+
+	r, _ := exchangeWithDevice(t, e, sales.rec.Email, testPassword, "", "")
+	wantError(t, r, 429, app.KindRateLimited)
+	if r.header.Get("Retry-After") != "1" {
+		t.Fatalf("Retry-After %q", r.header.Get("Retry-After"))
+	}
+	r, _ = exchangeWithDevice(t, e, sales.rec.Email, testPassword, "", token)
 	wantStatus(t, r, 200)
 }

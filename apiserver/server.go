@@ -63,13 +63,14 @@ type Config struct {
 	// sharing one database need the same key. Default: a random key per
 	// process, so a restart makes every device a stranger again.
 	DeviceKey []byte
-	// PasswordChecks bounds the password checks (bcrypt, a few tens of
-	// milliseconds of one core each) running at once (default: half the
-	// cores, at least 1), so that a flood of sign-ins cannot take the
-	// CPU from every other request.
+	// PasswordChecks bounds the password checks (bcrypt, 80-300 ms of
+	// one core each) running at once (default: half the cores, at least
+	// 1), so that a flood of sign-ins cannot take the CPU from every
+	// other request. Sign-ins from trusted devices have as many again of
+	// their own.
 	PasswordChecks int
 	// PasswordCheckWait is how long a sign-in waits for a free check
-	// before it is 429 (default 250 ms).
+	// before it is 429 (default DefaultPasswordCheckWait).
 	PasswordCheckWait time.Duration
 }
 
@@ -108,8 +109,9 @@ type Server struct {
 	dummyHash []byte
 
 	devices *auth.DeviceTokens
-	// passwordSlots holds a token per password check running.
-	passwordSlots chan struct{}
+	// passwordSlots holds a token per password check running;
+	// trustedPasswordSlots those of trusted devices (checkPassword).
+	passwordSlots, trustedPasswordSlots chan struct{}
 }
 
 // New returns a server over st.
@@ -151,8 +153,9 @@ func New(cfg Config, st store.Store) *Server {
 		signins:  cfg.SignInCounter,
 		rendered: newRenderCache(64 << 20),
 
-		devices:       devices,
-		passwordSlots: make(chan struct{}, cfg.PasswordChecks),
+		devices:              devices,
+		passwordSlots:        make(chan struct{}, cfg.PasswordChecks),
+		trustedPasswordSlots: make(chan struct{}, cfg.PasswordChecks),
 	}
 	for _, rt := range s.table() {
 		s.routes = append(s.routes, rt.Route)
