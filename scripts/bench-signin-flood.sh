@@ -22,19 +22,19 @@ cleanup() {
   rm -rf "${dirs[@]}"
 }
 trap cleanup EXIT
-start() { # binary port
-  local d; d=$(mktemp -d); dirs+=("$d")
-  "$1" serve --demo --trust-forwarded --data "$d" --addr "127.0.0.1:$2" >"$d/server.log" 2>&1 &
+start() { # binary port: sets dir (not a subshell, so cleanup knows the server)
+  dir=$(mktemp -d); dirs+=("$dir")
+  "$1" serve --demo --trust-forwarded --data "$dir" --addr "127.0.0.1:$2" >"$dir/server.log" 2>&1 &
   pids+=($!)
   local i=0
-  until [ -s "$d/demo.json" ] && curl -s -o /dev/null "http://127.0.0.1:$2/openapi.json"; do
-    i=$((i + 1)); [ $i -lt 600 ] || { echo "server did not start" >&2; cat "$d/server.log" >&2; exit 1; }
+  until [ -s "$dir/demo.json" ] && curl -s -o /dev/null "http://127.0.0.1:$2/openapi.json"; do
+    i=$((i + 1)); [ $i -lt 600 ] || { echo "server did not start" >&2; cat "$dir/server.log" >&2; exit 1; }
+    kill -0 "${pids[-1]}" 2>/dev/null || { echo "server exited" >&2; cat "$dir/server.log" >&2; exit 1; }
     sleep 0.5
   done
-  echo "$d"
 }
-bdir=$(start "$before" 18181)
-adir=$(start "$after" 18182)
+start "$before" "${PORT:-18181}"; bdir=$dir
+start "$after" "$((${PORT:-18181} + 1))"; adir=$dir
 run() { # label datadir with-flood
   local d=$2 user pw fpid=""
   user=$(jq -r '.accounts[0].users[] | select(.role=="Admin") | .email' "$d/demo.json" | head -1)
