@@ -15,8 +15,9 @@ import (
 )
 
 // exchangeResponse is the key exchange's 200 body, in the spec's shape.
-// Only userId, userName, displayName, roles, permissions and meta.apiKey
-// carry values; the token fields exist for compatibility and are empty.
+// Only userId, userName, displayName, roles, permissions, meta.apiKey
+// and meta.deviceToken carry values; the token fields exist for
+// compatibility and are empty.
 // UserKey repeats meta.apiKey at the top level, where clients written
 // for Portal read it.
 type exchangeResponse struct {
@@ -40,9 +41,9 @@ type exchangeResponse struct {
 var errInvalidCredentials = app.Errorf(app.KindInvalidCredentials,
 	"Invalid user name or password.")
 
-// GET /authenticate/apikeyexchange?UserName=&Password=
+// GET /authenticate/apikeyexchange?UserName=&Password=[&DeviceToken=]
 func (s *Server) keyExchange(c *call) error {
-	var name, password string
+	var name, password, device string
 	var haveName, havePassword bool
 	for k, vs := range c.r.URL.Query() {
 		switch {
@@ -50,6 +51,8 @@ func (s *Server) keyExchange(c *call) error {
 			name, haveName = vs[0], true
 		case strings.EqualFold(k, "Password") && len(vs) > 0:
 			password, havePassword = vs[0], true
+		case strings.EqualFold(k, "DeviceToken") && len(vs) > 0:
+			device = vs[0]
 		}
 	}
 	if !haveName || strings.TrimSpace(name) == "" {
@@ -66,20 +69,30 @@ func (s *Server) keyExchange(c *call) error {
 	}
 
 	keys := lockout.KeysOf(name, s.clientAddr(c.r))
+	// A token that is not valid for this user (another user's, expired,
+	// made up) is ignored: the attempt is an untrusted one, no more.
+	if id, ok := s.devices.Verify(device, keys.User, c.now); ok {
+		keys.Device = id
+	}
 	if err := s.checkLockout(c, keys); err != nil {
 		return err
 	}
 
 	ctx := c.r.Context()
 	u, err := s.st.Auth().UserByEmail(ctx, strings.TrimSpace(name))
+	pwHash := u.PasswordHash
 	switch {
 	case err != nil && app.KindOf(err) != app.KindNotFound:
 		return err
 	case err != nil:
 		// Unknown user: spend the same bcrypt time as a wrong password.
-		auth.CheckPassword(s.dummyPasswordHash(), password)
-		return s.signInFailed(c, keys)
-	case !auth.CheckPassword(u.PasswordHash, password):
+		pwHash = s.dummyPasswordHash()
+	}
+	match, checkErr := s.checkPassword(c, keys.Device != "", pwHash, password)
+	switch {
+	case checkErr != nil:
+		return checkErr
+	case err != nil || !match:
 		return s.signInFailed(c, keys)
 	}
 	if !u.EmailVerified {
@@ -99,6 +112,10 @@ func (s *Server) keyExchange(c *call) error {
 	if err := s.st.Auth().PutKey(ctx, store.APIKey{
 		Hash: hash, UserID: u.ID, AccountID: u.AccountID, AppID: c.appID, CreatedAt: c.now.UTC(),
 	}); err != nil {
+		return err
+	}
+	deviceToken, err := s.devices.Issue(keys.User, c.now)
+	if err != nil {
 		return err
 	}
 	if err := s.signins.Succeeded(ctx, keys, c.now); err != nil {
@@ -128,7 +145,7 @@ func (s *Server) keyExchange(c *call) error {
 		Permissions:    permNames,
 		AuthProvider:   "credentials",
 		ResponseStatus: ResponseStatus{Errors: []FieldErrorBody{}, Meta: map[string]string{}},
-		Meta:           map[string]string{"apiKey": value},
+		Meta:           map[string]string{"apiKey": value, "deviceToken": deviceToken},
 		UserKey:        value,
 	})
 	if err != nil {

@@ -13,10 +13,12 @@ package apiserver
 import (
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
 
+	"proposaldesk/apiserver/auth"
 	"proposaldesk/apiserver/lockout"
 	"proposaldesk/apiserver/openapi"
 	"proposaldesk/apiserver/store"
@@ -56,6 +58,20 @@ type Config struct {
 	// decides on (default: in memory, per process). Servers sharing one
 	// database share it through a counter kept there.
 	SignInCounter lockout.Counter
+	// DeviceKey signs the device tokens a correct sign-in hands out
+	// (auth.DeviceTokens; at least auth.DeviceKeySize bytes). Servers
+	// sharing one database need the same key. Default: a random key per
+	// process, so a restart makes every device a stranger again.
+	DeviceKey []byte
+	// PasswordChecks bounds the password checks (bcrypt, 80-300 ms of
+	// one core each) running at once (default: half the cores, at least
+	// 1), so that a flood of sign-ins cannot take the CPU from every
+	// other request. Sign-ins from trusted devices have as many again of
+	// their own.
+	PasswordChecks int
+	// PasswordCheckWait is how long a sign-in waits for a free check
+	// before it is 429 (default DefaultPasswordCheckWait).
+	PasswordCheckWait time.Duration
 }
 
 // Route is one method and path pattern of the router.
@@ -91,6 +107,11 @@ type Server struct {
 
 	dummyOnce sync.Once
 	dummyHash []byte
+
+	devices *auth.DeviceTokens
+	// passwordSlots holds a token per password check running;
+	// trustedPasswordSlots those of trusted devices (checkPassword).
+	passwordSlots, trustedPasswordSlots chan struct{}
 }
 
 // New returns a server over st.
@@ -111,6 +132,18 @@ func New(cfg Config, st store.Store) *Server {
 	if cfg.SignInCounter == nil {
 		cfg.SignInCounter = lockout.NewMemory(lockout.Default, 0)
 	}
+	if cfg.PasswordChecks <= 0 {
+		cfg.PasswordChecks = max(1, runtime.GOMAXPROCS(0)/2)
+	}
+	if cfg.PasswordCheckWait <= 0 {
+		cfg.PasswordCheckWait = DefaultPasswordCheckWait
+	}
+	devices, err := deviceTokens(cfg.DeviceKey)
+	if err != nil {
+		// The key is the operator's configuration; a short one is a bug
+		// in the caller, not something to serve without.
+		panic("bug: " + err.Error())
+	}
 	s := &Server{
 		cfg:      cfg,
 		st:       st,
@@ -119,6 +152,10 @@ func New(cfg Config, st store.Store) *Server {
 		mux:      http.NewServeMux(),
 		signins:  cfg.SignInCounter,
 		rendered: newRenderCache(64 << 20),
+
+		devices:              devices,
+		passwordSlots:        make(chan struct{}, cfg.PasswordChecks),
+		trustedPasswordSlots: make(chan struct{}, cfg.PasswordChecks),
 	}
 	for _, rt := range s.table() {
 		s.routes = append(s.routes, rt.Route)

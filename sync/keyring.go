@@ -124,17 +124,7 @@ func (k *Keyring) Save(baseURL, email string, c Credentials) error {
 	if err != nil {
 		return fmt.Errorf("keyring: %w", err)
 	}
-	user := KeyringUser(baseURL, email)
-	if k.Persistent() {
-		_, err := k.call(func(s secretStore) (string, error) { return "", s.Set(KeyringService, user, string(data)) })
-		if err == nil {
-			return nil
-		}
-		k.fallBack(err)
-	}
-	k.mu.Lock()
-	k.mem[user] = string(data)
-	k.mu.Unlock()
+	k.put(KeyringUser(baseURL, email), string(data))
 	return nil
 }
 
@@ -142,23 +132,7 @@ func (k *Keyring) Save(baseURL, email string, c Credentials) error {
 // none are saved.
 func (k *Keyring) Load(baseURL, email string) (Credentials, error) {
 	user := KeyringUser(baseURL, email)
-	var data string
-	found := false
-	if k.Persistent() {
-		v, err := k.call(func(s secretStore) (string, error) { return s.Get(KeyringService, user) })
-		switch {
-		case err == nil:
-			data, found = v, true
-		case errors.Is(err, keyring.ErrNotFound):
-		default:
-			k.fallBack(err)
-		}
-	}
-	if !found {
-		k.mu.Lock()
-		data, found = k.mem[user]
-		k.mu.Unlock()
-	}
+	data, found := k.get(user)
 	if !found {
 		return Credentials{}, fmt.Errorf("%s: %w", user, ErrNoCredentials)
 	}
@@ -187,6 +161,62 @@ func (k *Keyring) Delete(baseURL, email string) error {
 	}
 	k.fallBack(err)
 	return fmt.Errorf("keyring: could not remove %s: %w", user, k.Err())
+}
+
+// deviceEntry is the entry name of a device token: beside the
+// credentials' entry, not in it, so that signing out (Delete) keeps it.
+func deviceEntry(baseURL, email string) string { return KeyringUser(baseURL, email) + "|device" }
+
+// SaveDeviceToken keeps the device token the server gave email on
+// baseURL at a correct sign-in. It is kept across sign-outs: it says
+// that this computer is one the user signed in from, which lets the
+// next sign-in through while others' failures have the office's
+// address locked. Like credentials it falls back to memory when the OS
+// keyring is unavailable.
+func (k *Keyring) SaveDeviceToken(baseURL, email, token string) {
+	if token != "" {
+		k.put(deviceEntry(baseURL, email), token)
+	}
+}
+
+// DeviceToken is the saved device token of email on baseURL, "" when
+// there is none.
+func (k *Keyring) DeviceToken(baseURL, email string) string {
+	v, _ := k.get(deviceEntry(baseURL, email))
+	return v
+}
+
+// put stores one entry in the OS keyring, or in memory once that is
+// unavailable.
+func (k *Keyring) put(user, data string) {
+	if k.Persistent() {
+		_, err := k.call(func(s secretStore) (string, error) { return "", s.Set(KeyringService, user, data) })
+		if err == nil {
+			return
+		}
+		k.fallBack(err)
+	}
+	k.mu.Lock()
+	k.mem[user] = data
+	k.mu.Unlock()
+}
+
+// get reads one entry from the OS keyring, else from memory.
+func (k *Keyring) get(user string) (string, bool) {
+	if k.Persistent() {
+		v, err := k.call(func(s secretStore) (string, error) { return s.Get(KeyringService, user) })
+		switch {
+		case err == nil:
+			return v, true
+		case errors.Is(err, keyring.ErrNotFound):
+		default:
+			k.fallBack(err)
+		}
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	v, ok := k.mem[user]
+	return v, ok
 }
 
 // fallBack switches to memory for the rest of the session.

@@ -174,7 +174,7 @@ func exchange(d *Desktop, c syncer.Connection, email, password string) (app.User
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	res, err := client.Exchange(ctx, email, password)
+	res, err := client.SignIn(ctx, d.keys, c.BaseURL, email, password)
 	if err != nil {
 		return app.User{}, "", err
 	}

@@ -55,7 +55,11 @@ type Server struct {
 }
 
 // Start starts a server. Close it when done.
-func Start() (*Server, error) {
+func Start() (*Server, error) { return StartWith() }
+
+// StartWith starts a server whose configuration cfg edits (both the
+// lenient and the strict one). Close it when done.
+func StartWith(cfg ...func(*apiserver.Config)) (*Server, error) {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "apitest-")
 	if err != nil {
@@ -148,9 +152,16 @@ func Start() (*Server, error) {
 		return nil, err
 	}
 	quiet := slog.New(slog.DiscardHandler)
-	s.Handler = apiserver.New(apiserver.Config{Logger: quiet}, st)
+	config := func(strict bool) apiserver.Config {
+		c := apiserver.Config{Logger: quiet, StrictSigning: strict}
+		for _, f := range cfg {
+			f(&c)
+		}
+		return c
+	}
+	s.Handler = apiserver.New(config(false), st)
 	srv := httptest.NewServer(s.Handler)
-	strict := httptest.NewServer(apiserver.New(apiserver.Config{Logger: quiet, StrictSigning: true}, st))
+	strict := httptest.NewServer(apiserver.New(config(true), st))
 	s.URL, s.StrictURL = srv.URL, strict.URL
 	s.stop = func() {
 		srv.Close()

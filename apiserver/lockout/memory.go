@@ -32,6 +32,9 @@ func pairKey(k Keys) string   { return "p\x00" + k.User + "\x00" + k.Addr }
 func addrKeyOf(k Keys) string { return "a\x00" + k.Addr }
 func userKey(k Keys) string   { return "u\x00" + k.User }
 
+// deviceKey is per token, not per user: a token names one user already.
+func deviceKey(k Keys) string { return "d\x00" + k.Device }
+
 // Load implements Counter.
 func (m *Memory) Load(_ context.Context, k Keys) (State, error) {
 	m.mu.Lock()
@@ -42,14 +45,19 @@ func (m *Memory) Load(_ context.Context, k Keys) (State, error) {
 		}
 		return Counts{}
 	}
-	return State{Pair: get(pairKey(k)), Addr: get(addrKeyOf(k)), User: get(userKey(k))}, nil
+	st := State{Pair: get(pairKey(k)), Addr: get(addrKeyOf(k)), User: get(userKey(k))}
+	if k.Device != "" {
+		d := get(deviceKey(k))
+		st.Device = &d
+	}
+	return st, nil
 }
 
 // Failed implements Counter.
 func (m *Memory) Failed(_ context.Context, k Keys, now time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, key := range []string{pairKey(k), addrKeyOf(k), userKey(k)} {
+	for _, key := range k.Counted() {
 		c := m.entry(key, now)
 		if !m.policy.Live(*c, now) {
 			c.Failures = 0
@@ -64,8 +72,10 @@ func (m *Memory) Failed(_ context.Context, k Keys, now time.Time) error {
 func (m *Memory) Succeeded(_ context.Context, k Keys, now time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	c := m.entry(pairKey(k), now)
-	c.Failures, c.LastFailure, c.LastSuccess = 0, time.Time{}, now
+	for _, key := range k.Cleared() {
+		c := m.entry(key, now)
+		c.Failures, c.LastFailure, c.LastSuccess = 0, time.Time{}, now
+	}
 	return nil
 }
 

@@ -10,6 +10,12 @@
 // name across addresses (against guessing one password from many
 // addresses). Past a scope's free allowance every further attempt waits
 // a delay that doubles with each failure, up to a cap.
+//
+// An attempt that presents a valid device token of its user (a device
+// where the user signed in correctly before) is counted and limited in a
+// fourth scope, that device's, instead: failures of others at the same
+// address or against the same user name do not lock the user out of
+// their own device (OWASP's "device cookies").
 package lockout
 
 import "time"
@@ -23,9 +29,11 @@ type Counts struct {
 	LastSuccess time.Time
 }
 
-// State is the counts of the three scopes of one attempt.
+// State is the counts of the scopes of one attempt. Device is nil when
+// the attempt came without a valid device token.
 type State struct {
 	Pair, Addr, User Counts
+	Device           *Counts
 }
 
 // Rule is one scope's allowance.
@@ -40,6 +48,8 @@ type Rule struct {
 // Policy is the whole lockout policy.
 type Policy struct {
 	Pair, Addr, User Rule
+	// Device is the allowance of one trusted device.
+	Device Rule
 	// Forget: a scope's failures are forgotten this long after its last
 	// failure.
 	Forget time.Duration
@@ -55,6 +65,7 @@ var Default = Policy{
 	Pair:     Rule{Free: 5, Base: time.Second, Max: 15 * time.Minute},
 	Addr:     Rule{Free: 100, Base: time.Second, Max: 15 * time.Minute},
 	User:     Rule{Free: 20, Base: time.Second, Max: 15 * time.Minute},
+	Device:   Rule{Free: 5, Base: time.Second, Max: 15 * time.Minute},
 	Forget:   6 * time.Hour,
 	KnownFor: 30 * 24 * time.Hour,
 }
@@ -67,6 +78,8 @@ const (
 	ScopePair Scope = "user and address"
 	ScopeAddr Scope = "address"
 	ScopeUser Scope = "user"
+	// ScopeDevice is the message's word for a trusted device.
+	ScopeDevice Scope = "device"
 )
 
 // Decision says whether an attempt may go ahead now.
@@ -81,12 +94,17 @@ type Decision struct {
 func (d Decision) Allowed() bool { return d.Wait <= 0 }
 
 // Decide is the policy: the longest wait any applicable scope imposes.
+// From a trusted device only the device's own failures apply.
 func (p Policy) Decide(s State, now time.Time) Decision {
 	d := Decision{}
 	consider := func(sc Scope, r Rule, c Counts) {
 		if w := p.wait(r, c, now); w > d.Wait {
 			d = Decision{Wait: w, Scope: sc}
 		}
+	}
+	if s.Device != nil {
+		consider(ScopeDevice, p.Device, *s.Device)
+		return d
 	}
 	consider(ScopePair, p.Pair, s.Pair)
 	consider(ScopeAddr, p.Addr, s.Addr)

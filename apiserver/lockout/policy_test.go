@@ -96,3 +96,50 @@ func TestKeysOfIPv6UsesThe64(t *testing.T) {
 		t.Fatalf("%q %q %q", a.Addr, b.Addr, c.Addr)
 	}
 }
+
+// From a trusted device only the device's own failures count: a locked
+// address, a guessed-at user name and the pair's typos do not.
+func TestDecideTrustedDevice(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	locked := Counts{Failures: 200, LastFailure: now}
+	for _, tc := range []struct {
+		name   string
+		device Counts
+		wait   time.Duration
+	}{
+		{"device clean, everything else locked", Counts{}, 0},
+		{"device under its allowance", Counts{Failures: 4, LastFailure: now}, 0},
+		{"device at its allowance", Counts{Failures: 5, LastFailure: now}, time.Second},
+		{"device capped", Counts{Failures: 50, LastFailure: now}, 15 * time.Minute},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Default.Decide(State{Pair: locked, Addr: locked, User: locked, Device: &tc.device}, now)
+			if d.Wait != tc.wait || (tc.wait > 0 && d.Scope != ScopeDevice) {
+				t.Fatalf("Decide = %+v, want wait %v", d, tc.wait)
+			}
+		})
+	}
+}
+
+func TestMemoryCountsADeviceApart(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	m := NewMemory(Default, 0)
+	plain := KeysOf("ana@example.test", "10.0.0.1")
+	dev := plain
+	dev.Device = "d1"
+	m.Failed(ctx, plain, now)
+	m.Failed(ctx, dev, now)
+	m.Failed(ctx, dev, now)
+	s, _ := m.Load(ctx, dev)
+	if s.Device == nil || s.Device.Failures != 2 || s.Pair.Failures != 1 || s.Addr.Failures != 1 || s.User.Failures != 1 {
+		t.Fatalf("state %+v (device %+v)", s, s.Device)
+	}
+	if s, _ := m.Load(ctx, plain); s.Device != nil {
+		t.Fatalf("device counts loaded without a device: %+v", s.Device)
+	}
+	m.Succeeded(ctx, dev, now)
+	if s, _ := m.Load(ctx, dev); s.Device.Failures != 0 || s.Pair.Failures != 0 || !Default.Known(s.Pair, now) {
+		t.Fatalf("after success %+v (device %+v)", s, s.Device)
+	}
+}

@@ -259,7 +259,9 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		"keep-alive connections, and the throughput, latency percentiles (p50/p90/p99)\n"+
 		"and errors are printed. Scenarios: get (a random proposal of the first 1,000),\n"+
 		"list (text search), create-area (areas on the client's own new proposals;\n"+
-		"writes data), mixed (70% get, 20% list, 10% create-area). Only loopback URLs\n"+
+		"writes data), mixed (70% get, 20% list, 10% create-area), failed-signin\n"+
+		"(wrong passwords of unknown users from made-up X-Forwarded-For addresses,\n"+
+		"for a server with --trust-forwarded). Only loopback URLs\n"+
 		"are loaded unless --allow-remote. The connection file is a demo.json or an\n"+
 		"\"apps create --out\" file; --url overrides its baseUrl.", stderr)
 	fs.StringVar(&cfg.BaseURL, "url", "", "server base `URL` (default: the connection file's baseUrl)")
@@ -269,7 +271,7 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&cfg.Clients, "clients", 8, "concurrent clients `N`")
 	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "how long to measure")
 	fs.DurationVar(&cfg.Warmup, "warmup", time.Second, "how long the clients run before the measured duration, not counted")
-	fs.StringVar(&cfg.Scenario, "scenario", "get", "get, list, create-area, mixed or catalog")
+	fs.StringVar(&cfg.Scenario, "scenario", "get", "get, list, create-area, mixed, catalog or failed-signin")
 	fs.StringVar(&cfg.SearchText, "search", "residence", "SearchText of the list scenario")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a base URL that is not loopback")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")

@@ -150,8 +150,14 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 
+	devKey, err := deviceKey(ctx, st, f.data)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	cfg := apiserver.Config{
 		PublicURL: f.publicURL, StrictSigning: f.strict, TrustForwarded: f.trustForwarded, Logger: log,
+		DeviceKey: devKey,
 	}
 	if pg, ok := st.(*pgstore.Store); ok {
 		// Replicas share the failed sign-in counts, so the lockout holds

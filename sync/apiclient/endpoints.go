@@ -25,6 +25,11 @@ type ExchangeResult struct {
 	DisplayName string
 	Roles       []string
 	Permissions []string
+	// DeviceToken is meta.deviceToken: proof that this device signed in
+	// as this user, to present with the next sign-in (ExchangeDevice) so
+	// that others' failed sign-ins at the same address do not lock the
+	// user out. Empty from a server that issues none.
+	DeviceToken string
 }
 
 // flexString decodes a JSON string or number as a string (userId is a
@@ -67,10 +72,20 @@ type exchangeBody struct {
 // 15), signed with an empty user key. On success the client signs every
 // later request with the new key; store it (the desktop uses its Keyring).
 func (c *Client) Exchange(ctx context.Context, email, password string) (ExchangeResult, error) {
+	return c.ExchangeDevice(ctx, email, password, "")
+}
+
+// ExchangeDevice is Exchange presenting the device token an earlier
+// sign-in of this user on this device was given ("" for none).
+func (c *Client) ExchangeDevice(ctx context.Context, email, password, deviceToken string) (ExchangeResult, error) {
+	q := url.Values{"UserName": {email}, "Password": {password}}
+	if deviceToken != "" {
+		q.Set("DeviceToken", deviceToken)
+	}
 	resp, err := c.Send(ctx, Call{
 		Method:    http.MethodGet,
 		Path:      "/authenticate/apikeyexchange",
-		Query:     url.Values{"UserName": {email}, "Password": {password}},
+		Query:     q,
 		Anonymous: true,
 	})
 	if err != nil {
@@ -86,7 +101,7 @@ func (c *Client) Exchange(ctx context.Context, email, password string) (Exchange
 	}
 	c.SetUserKey(key)
 	return ExchangeResult{APIKey: key, UserID: string(b.UserID), UserName: b.UserName,
-		DisplayName: b.DisplayName, Roles: b.Roles, Permissions: b.Permissions}, nil
+		DisplayName: b.DisplayName, Roles: b.Roles, Permissions: b.Permissions, DeviceToken: b.Meta["deviceToken"]}, nil
 }
 
 // ProposalQuery is the proposal list's query. Zero fields are not sent,

@@ -123,10 +123,11 @@ func readDocs() map[string]opDoc {
 			doc: "Every item of the proposal as a bare array, area by area and option by option in their order, each with its areaId and areaOptionId beside the item fields of the detail. Costs are null for users without ViewCosts.",
 			ok:  jsonOK(arr(ref("PlacedItem")), "The items.", "ETag", etagHeader, "Last-Modified", lastModHeader), errors: []string{"NotFound"}},
 		"GET /authenticate/apikeyexchange": {id: "apiKeyExchange", summary: "Key exchange (15)", tags: []string{"Authentication"}, exchange: true,
-			doc: "Exchanges a user name and password for a user API key (meta.apiKey). Signed like every request but with an empty X-MSS-API-USERKEY. UserName matches in any letter case. Rate-limited per user name and per client address after repeated failures (429 with Retry-After). Unknown users and wrong passwords are indistinguishable.",
+			doc: "Exchanges a user name and password for a user API key (meta.apiKey). Signed like every request but with an empty X-MSS-API-USERKEY. UserName matches in any letter case. Rate-limited per user name and per client address after repeated failures (429 with Retry-After); an exchange with a valid DeviceToken of the user is limited only by that device's own failures, so others' failures at the same address (an office behind one NAT) do not lock the user out. Password checks are bounded server-wide: when too many sign-ins are being checked at once the answer is 429 RateLimited with Retry-After (seconds) before the password is looked at. Unknown users and wrong passwords are indistinguishable.",
 			query: []*obj{
 				o("name", "UserName", "in", "query", "required", true, "schema", o("type", "string", "maxLength", 256), "description", "The user's email, any letter case."),
 				o("name", "Password", "in", "query", "required", true, "schema", o("type", "string", "format", "password")),
+				o("name", "DeviceToken", "in", "query", "schema", o("type", "string"), "description", "The meta.deviceToken of this user's last successful exchange on this device. A token that is not valid for this user (another user's, expired, altered) is ignored, not an error."),
 				o("name", "Accept", "in", "header", "required", true, "schema", enumOf([]string{"application/json"})),
 			},
 			ok: jsonOK(ref("ExchangeResponse"), "The key."), errors: []string{"BadRequest", "TooManyRequests"}},

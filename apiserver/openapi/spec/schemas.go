@@ -225,8 +225,9 @@ func schemas() ([]named, error) {
 			"roles":              arr(ref("Role")).with("description", "The user's role."),
 			"permissions":        arr(enumOf(permissions())).with("description", "What the role may do."),
 			"meta": o("type", "object",
-				"properties", o("apiKey", strDoc("The user API key: 32 random bytes in Base64. Stored by the server only as a hash; valid until revoked (server users revoke-keys). One per device is fine.")),
-				"required", []string{"apiKey"}, "additionalProperties", str()),
+				"properties", o("apiKey", strDoc("The user API key: 32 random bytes in Base64. Stored by the server only as a hash; valid until revoked (server users revoke-keys). One per device is fine."),
+					"deviceToken", strDoc("A device token for this user on this device, fresh with every successful exchange: send it as DeviceToken with this user's later exchanges from this device. Opaque; valid for 90 days and for this user only. Keep it like a credential (the desktop keeps it in the OS keyring), and keep it after signing out.")),
+				"required", []string{"apiKey", "deviceToken"}, "additionalProperties", str()),
 		}},
 	}
 	for name := range body {

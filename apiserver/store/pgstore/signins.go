@@ -29,15 +29,19 @@ func (s *Store) SignInCounter(p lockout.Policy) *SignInCounter {
 
 // Load implements lockout.Counter.
 func (c *SignInCounter) Load(ctx context.Context, k lockout.Keys) (lockout.State, error) {
-	pair, addr, user := k.Scopes()
+	pair, addr, user, device := k.Scopes()
+	scopes := [][]byte{[]byte(pair), []byte(addr), []byte(user)}
+	var st lockout.State
+	if device != "" {
+		scopes = append(scopes, []byte(device))
+		st.Device = &lockout.Counts{}
+	}
 	rows, err := c.s.pool.Query(ctx,
-		"SELECT scope, failures, last_failure, last_success FROM signin_counts WHERE scope = ANY($1)",
-		[][]byte{[]byte(pair), []byte(addr), []byte(user)})
+		"SELECT scope, failures, last_failure, last_success FROM signin_counts WHERE scope = ANY($1)", scopes)
 	if err != nil {
 		return lockout.State{}, fmt.Errorf("load sign-in counts: %w", dbErr(err))
 	}
 	defer rows.Close()
-	var st lockout.State
 	for rows.Next() {
 		var scope []byte
 		var n lockout.Counts
@@ -58,6 +62,8 @@ func (c *SignInCounter) Load(ctx context.Context, k lockout.Keys) (lockout.State
 			st.Addr = n
 		case user:
 			st.User = n
+		case device:
+			*st.Device = n
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -66,14 +72,14 @@ func (c *SignInCounter) Load(ctx context.Context, k lockout.Keys) (lockout.State
 	return st, nil
 }
 
-// Failed implements lockout.Counter: one failure more in each scope, or
+// Failed implements lockout.Counter: one failure more in each counted
+// scope, or
 // the first of a new run when the earlier ones are forgotten. Each row is
 // read and written under its lock, so failures at two replicas at once
 // both count.
 func (c *SignInCounter) Failed(ctx context.Context, k lockout.Keys, now time.Time) error {
-	pair, addr, user := k.Scopes()
 	err := pgx.BeginFunc(ctx, c.s.pool, func(tx pgx.Tx) error {
-		for _, scope := range []string{pair, addr, user} {
+		for _, scope := range k.Counted() {
 			var n lockout.Counts
 			var failure *time.Time
 			err := tx.QueryRow(ctx, "SELECT failures, last_failure FROM signin_counts WHERE scope = $1 FOR UPDATE", []byte(scope)).
@@ -106,9 +112,13 @@ func (c *SignInCounter) Failed(ctx context.Context, k lockout.Keys, now time.Tim
 
 // Succeeded implements lockout.Counter.
 func (c *SignInCounter) Succeeded(ctx context.Context, k lockout.Keys, now time.Time) error {
-	pair, _, _ := k.Scopes()
-	_, err := c.s.pool.Exec(ctx, `INSERT INTO signin_counts (scope, failures, last_failure, last_success) VALUES ($1, 0, NULL, $2)
-		ON CONFLICT (scope) DO UPDATE SET failures = 0, last_failure = NULL, last_success = $2`, []byte(pair), now.UTC())
+	var scopes [][]byte
+	for _, s := range k.Cleared() {
+		scopes = append(scopes, []byte(s))
+	}
+	_, err := c.s.pool.Exec(ctx, `INSERT INTO signin_counts (scope, failures, last_failure, last_success)
+		SELECT unnest($1::bytea[]), 0, NULL, $2
+		ON CONFLICT (scope) DO UPDATE SET failures = 0, last_failure = NULL, last_success = $2`, scopes, now.UTC())
 	if err != nil {
 		return fmt.Errorf("record a sign-in: %w", dbErr(err))
 	}

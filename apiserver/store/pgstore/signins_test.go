@@ -68,3 +68,36 @@ func TestSignInCountsAreShared(t *testing.T) {
 		t.Fatalf("after the forget window: %+v", st)
 	}
 }
+
+// A trusted device's failures are kept apart from the other scopes, in
+// the shared table too, and a correct sign-in clears them.
+func TestSignInCountsOfADevice(t *testing.T) {
+	s, _ := openTest(t)
+	c := s.SignInCounter(lockout.Default)
+	ctx, now := context.Background(), time.Now()
+	plain := lockout.KeysOf("ana@example.com", "203.0.113.8")
+	dev := plain
+	dev.Device = "0123456789abcdef"
+	for _, k := range []lockout.Keys{plain, dev, dev} {
+		if err := c.Failed(ctx, k, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := c.Load(ctx, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Device == nil || st.Device.Failures != 2 || st.Pair.Failures != 1 || st.Addr.Failures != 1 || st.User.Failures != 1 {
+		t.Fatalf("state %+v (device %+v)", st, st.Device)
+	}
+	if st, _ := c.Load(ctx, plain); st.Device != nil {
+		t.Fatalf("device counts without a device: %+v", st.Device)
+	}
+	if err := c.Succeeded(ctx, dev, now); err != nil {
+		t.Fatal(err)
+	}
+	st, err = c.Load(ctx, dev)
+	if err != nil || st.Device.Failures != 0 || st.Pair.Failures != 0 || !lockout.Default.Known(st.Pair, now) {
+		t.Fatalf("after success %+v (device %+v), %v", st, st.Device, err)
+	}
+}

@@ -31,10 +31,12 @@ const (
 	ScenarioCreateArea = "create-area" // POST an area to the client's own proposal
 	ScenarioMixed      = "mixed"       // 70% get, 20% list, 10% create-area
 	ScenarioCatalog    = "catalog"     // GET the catalog search as a picker types (catalog.go)
+	// ScenarioFailedSignIn: key exchanges with wrong passwords (signin.go)
+	ScenarioFailedSignIn = "failed-signin"
 )
 
 // Scenarios lists the valid scenario names.
-var Scenarios = []string{ScenarioGet, ScenarioList, ScenarioCreateArea, ScenarioMixed, ScenarioCatalog}
+var Scenarios = []string{ScenarioGet, ScenarioList, ScenarioCreateArea, ScenarioMixed, ScenarioCatalog, ScenarioFailedSignIn}
 
 // Config is one load run.
 type Config struct {
@@ -126,6 +128,21 @@ func (c *client) do(ctx context.Context, method, pathAndQuery string, body any) 
 // which the workers reuse: a fresh body per request was a fifth of the
 // generator's CPU and most of its garbage.
 func (c *client) send(ctx context.Context, method, pathAndQuery string, body any, buf *bytes.Buffer) (int, error) {
+	status, _, err := c.sendAs(ctx, c.userKey, nil, method, pathAndQuery, body, buf)
+	return status, err
+}
+
+// doHeader is a GET signed with the client's key that returns the
+// answer's headers too.
+func (c *client) doHeader(ctx context.Context, pathAndQuery string) (int, http.Header, []byte, error) {
+	var buf bytes.Buffer
+	status, h, err := c.sendAs(ctx, c.userKey, nil, http.MethodGet, pathAndQuery, nil, &buf)
+	return status, h, buf.Bytes(), err
+}
+
+// sendAs is send signed with userKey, with extra headers, returning the
+// answer's headers too.
+func (c *client) sendAs(ctx context.Context, userKey string, extra http.Header, method, pathAndQuery string, body any, buf *bytes.Buffer) (int, http.Header, error) {
 	buf.Reset()
 	u := c.base + pathAndQuery
 	var rd io.Reader
@@ -133,30 +150,33 @@ func (c *client) send(ctx context.Context, method, pathAndQuery string, body any
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		rd = bytes.NewReader(b)
 		ct = "application/json"
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	req.Header.Set("Accept", "application/json")
 	if ct != "" {
 		req.Header.Set("Content-Type", ct)
 	}
 	for k, v := range (signing.Request{Method: method, URL: u, ContentType: ct, AppID: c.appID,
-		Secret: c.secret, UserKey: c.userKey, Now: time.Now()}).Headers() {
+		Secret: c.secret, UserKey: userKey, Now: time.Now()}).Headers() {
 		req.Header.Set(k, v)
+	}
+	for k, vs := range extra {
+		req.Header[k] = vs
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer resp.Body.Close()
 	_, err = buf.ReadFrom(resp.Body)
-	return resp.StatusCode, err
+	return resp.StatusCode, resp.Header, err
 }
 
 // CheckLoopback refuses a base URL whose host is not a loopback address.
@@ -181,9 +201,25 @@ func CheckLoopback(base string) error {
 func Exchange(ctx context.Context, hc *http.Client, base, appID, secret, user, password string) (key string, userID int64, err error) {
 	c := &client{base: strings.TrimRight(base, "/"), appID: appID, secret: secret, hc: hc}
 	q := url.Values{"UserName": {user}, "Password": {password}}
-	status, body, err := c.do(ctx, http.MethodGet, "/authenticate/apikeyexchange?"+q.Encode(), nil)
-	if err != nil {
-		return "", 0, fmt.Errorf("key exchange: %w", err)
+	var status int
+	var body []byte
+	// A server busy checking other sign-ins (another load run's) answers
+	// 429 with Retry-After: wait as it asks, a few times.
+	for attempt := 1; ; attempt++ {
+		var hdr http.Header
+		status, hdr, body, err = c.doHeader(ctx, "/authenticate/apikeyexchange?"+q.Encode())
+		if err != nil {
+			return "", 0, fmt.Errorf("key exchange: %w", err)
+		}
+		if status != http.StatusTooManyRequests || attempt == 10 {
+			break
+		}
+		secs, _ := strconv.Atoi(hdr.Get("Retry-After"))
+		select {
+		case <-time.After(time.Duration(min(max(secs, 1), 5)) * time.Second):
+		case <-ctx.Done():
+			return "", 0, fmt.Errorf("key exchange: %w", ctx.Err())
+		}
 	}
 	if status != http.StatusOK {
 		return "", 0, fmt.Errorf("key exchange: HTTP %d: %s", status, truncate(body))
@@ -426,6 +462,8 @@ func (w *worker) one(ctx context.Context) (int, []byte, error) {
 		return w.createArea(ctx)
 	case ScenarioCatalog:
 		return w.catalog(ctx)
+	case ScenarioFailedSignIn:
+		return w.failedSignIn(ctx)
 	default:
 		switch n := w.r.IntN(10); {
 		case n < 7:
