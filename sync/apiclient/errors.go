@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	neturl "net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -121,6 +123,7 @@ type errorBody struct {
 // not the contract's (a proxy's HTML page) still gives an error with a
 // kind chosen from the status.
 func decodeAPIError(method, url string, status int, header http.Header, body []byte, now time.Time) *APIError {
+	url = redactURL(url)
 	e := &APIError{Method: method, URL: url, Status: status, RetryAfter: parseRetryAfter(header.Get("Retry-After"), now)}
 	var b errorBody
 	if json.Unmarshal(body, &b) == nil && (b.ErrorCode != "" || b.ResponseStatus.ErrorCode != "") {
@@ -189,6 +192,12 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 // classifyTransportError turns an error of the HTTP round trip into a
 // *CertificateError or a *NetworkError.
 func classifyTransportError(method, url string, err error) error {
+	url = redactURL(url)
+	// net/http's own error repeats the URL.
+	var ue *neturl.Error
+	if errors.As(err, &ue) {
+		ue.URL = redactURL(ue.URL)
+	}
 	if isCertificateError(err) {
 		return &CertificateError{URL: url, Err: err}
 	}
@@ -243,4 +252,33 @@ func Explain(err error) string {
 		return apiErr.Err.Message
 	}
 	return err.Error()
+}
+
+// secretParams are the query parameters whose values an error never
+// shows: the key exchange sends the password and the device token in
+// its query (Portal's route), and errors reach the screen and the logs.
+var secretParams = []string{"password", "devicetoken"}
+
+// redactURL is raw with the values of secretParams replaced.
+func redactURL(raw string) string {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		if strings.Contains(strings.ToLower(raw), "password") {
+			return "(a URL that cannot be shown)"
+		}
+		return raw
+	}
+	q := u.Query()
+	changed := false
+	for k := range q {
+		if slices.Contains(secretParams, strings.ToLower(k)) {
+			q[k] = []string{"REDACTED"}
+			changed = true
+		}
+	}
+	if !changed {
+		return raw
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
 }

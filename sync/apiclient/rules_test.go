@@ -1,7 +1,9 @@
 package apiclient
 
 import (
+	"errors"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,5 +173,23 @@ func TestBuildURLKeepsABasePath(t *testing.T) {
 	}
 	if _, err := NewClient(Connection{BaseURL: "example.com", AppID: "a", AppSecret: "s"}); err == nil {
 		t.Fatal("a base URL without a scheme was accepted")
+	}
+}
+
+// An error never shows the password or device token the key exchange
+// sends in its query: errors reach the screen and the logs.
+func TestErrorsHideSecretQueryValues(t *testing.T) {
+	const u = "http://x/authenticate/apikeyexchange?UserName=a%40b.c&Password=hunter2secret&DeviceToken=tok3n"
+	now := time.Now()
+	api := decodeAPIError("GET", u, 401, http.Header{}, []byte(`{"responseStatus":{"errorCode":"Unauthorized","message":"no"}}`), now)
+	netErr := classifyTransportError("GET", u, &neturl.Error{Op: "Get", URL: u, Err: errors.New("connection refused")})
+	for _, err := range []error{api, netErr} {
+		msg := err.Error()
+		if strings.Contains(msg, "hunter2secret") || strings.Contains(msg, "tok3n") {
+			t.Errorf("error shows a secret: %s", msg)
+		}
+		if !strings.Contains(msg, "UserName=a%40b.c") {
+			t.Errorf("error lost the rest of the URL: %s", msg)
+		}
 	}
 }
