@@ -62,8 +62,29 @@ type CatalogRejectedRow struct {
 }
 
 // CatalogKeyOf is the item's identity in imports: "pn:" and the
-// lower-cased part number, or "bmn:" and brand, model and name.
+// lower-cased part number, or "bmn:" and the trimmed, lower-cased brand,
+// model and name, each quoted (strconv.Quote) and joined by commas.
+// Stores keep keys as text: quoting keeps the three apart, one key per
+// item, without a control character (PostgreSQL text cannot hold NUL)
+// whatever bytes the fields hold.
 func CatalogKeyOf(it *CatalogItem) string {
+	if pn := strings.ToLower(strings.TrimSpace(it.PartNumber)); pn != "" {
+		return "pn:" + pn
+	}
+	b := []byte("bmn:")
+	for i, s := range []string{it.Brand, it.Model, it.Name} {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, strings.ToLower(strings.TrimSpace(s)))
+	}
+	return string(b)
+}
+
+// LegacyCatalogKeyOf is the key CatalogKeyOf gave before it quoted
+// brand, model and name (they were joined by NUL bytes); the bbolt
+// store's schema migration finds old keys by it.
+func LegacyCatalogKeyOf(it *CatalogItem) string {
 	if pn := strings.ToLower(strings.TrimSpace(it.PartNumber)); pn != "" {
 		return "pn:" + pn
 	}
@@ -188,9 +209,11 @@ func catalogItemOf(rec []string, cols []int) (it CatalogItem, problems []string)
 		problems = append(problems, CatalogColumns[col]+" "+fmt.Sprintf(format, args...))
 	}
 	text := func(col int, s string, limit int, required bool) string {
+		if p := charsProblem(s); p != "" {
+			bad(col, "%s", p)
+			return s
+		}
 		switch n := utf8.RuneCountInString(s); {
-		case !utf8.ValidString(s):
-			bad(col, "is not valid UTF-8 text")
 		case required && strings.TrimSpace(s) == "":
 			bad(col, "is required")
 		case n > limit:

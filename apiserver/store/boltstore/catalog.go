@@ -46,6 +46,43 @@ const (
 	feedRemoved byte = 1
 )
 
+// migrateCatalogKeys (schema v4) rewrites the keys of items without a
+// part number to app.CatalogKeyOf's quoted form: they joined brand,
+// model and name with NUL bytes, which the PostgreSQL store cannot hold,
+// and both stores must match a file's rows to items alike.
+func migrateCatalogKeys(btx *bolt.Tx) error {
+	accts := btx.Bucket(bAccounts)
+	return accts.ForEachBucket(func(k []byte) error {
+		cb := accts.Bucket(k).Bucket(bCatalog)
+		if cb == nil {
+			return nil
+		}
+		keys := cb.Bucket(bCatKeys)
+		type rekey struct{ old, new []byte }
+		var moves []rekey
+		c := keys.Cursor()
+		for key, id := c.Seek([]byte("bmn:")); key != nil && bytes.HasPrefix(key, []byte("bmn:")); key, id = c.Next() {
+			it, err := catalogItemAt(cb, keyID(id))
+			if err != nil {
+				return fmt.Errorf("account %d: %w", keyID(k), err)
+			}
+			if nk := app.CatalogKeyOf(&it); nk != string(key) {
+				moves = append(moves, rekey{bytes.Clone(key), []byte(nk)})
+			}
+		}
+		for _, m := range moves {
+			id := bytes.Clone(keys.Get(m.old))
+			if err := keys.Delete(m.old); err != nil {
+				return err
+			}
+			if err := keys.Put(m.new, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // catalogIndex is an account's built search index at a catalog version;
 // Store.catMu is held while one is built, so concurrent first searches
 // build it once.

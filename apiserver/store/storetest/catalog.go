@@ -105,6 +105,61 @@ func testCatalogImportMergeReplaceAndFeed(t *testing.T, be Backend) {
 	}
 }
 
+// Items without a part number (labor and fees, mostly) are known by
+// brand, model and name: every store holds their keys, finds them again
+// on the next import, and tells apart names that differ only where a
+// naive join would put its separator.
+func testCatalogImportWithoutPartNumbers(t *testing.T, be Backend) {
+	f := NewFixture(t, be)
+	items := []app.CatalogItem{
+		{ItemType: app.ItemLabor, Name: "NoPN install hour", SellPrice: 9500},
+		{ItemType: app.ItemLabor, Brand: "Acme", Name: "NoPN install hour", SellPrice: 9000},
+		{ItemType: app.ItemFee, Brand: `a","b`, Name: "c", SellPrice: 100},
+		{ItemType: app.ItemFee, Brand: "a", Model: "b", Name: "c", SellPrice: 200},
+		{ItemType: app.ItemFee, Name: `Trip "zone 2", far`, SellPrice: 7500},
+		{ItemType: app.ItemPart, Brand: "Sonos", Name: "Arc", PartNumber: "SON-ARC", SellPrice: 99900},
+	}
+	if rep := ImportItems(t, f.S, f.A, app.CatalogMerge, items); rep.Added != len(items) {
+		t.Fatalf("first import %+v", rep)
+	}
+	first := changesAll(t, f.S, f.A, "", 100)
+	idOf := map[string]int64{}
+	for _, it := range first.Items {
+		idOf[app.CatalogKeyOf(&it)] = it.ID
+	}
+	if len(idOf) != len(items) {
+		t.Fatalf("%d distinct keys among %d items", len(idOf), len(items))
+	}
+	// The same rows, one price changed and the letter case of a name:
+	// the same items, no new ones.
+	again := slices.Clone(items)
+	again[0].SellPrice = 9900
+	again[4].Name = `TRIP "Zone 2", far`
+	rep := ImportItems(t, f.S, f.A, app.CatalogMerge, again)
+	if rep.Added != 0 || rep.Updated != 2 || rep.Unchanged != len(items)-2 {
+		t.Fatalf("second import %+v", rep)
+	}
+	// Replace keeps the items the file names (their IDs too) and removes
+	// the rest.
+	rep = ImportItems(t, f.S, f.A, app.CatalogReplace, again[:3])
+	if rep.Deleted != 3 || rep.Added != 0 || rep.Unchanged != 3 {
+		t.Fatalf("replace %+v", rep)
+	}
+	feed := changesAll(t, f.S, f.A, "", 100)
+	if feed.ItemCount != 3 || len(feed.Items) != 3 {
+		t.Fatalf("after replace %d items (count %d)", len(feed.Items), feed.ItemCount)
+	}
+	for _, it := range feed.Items {
+		if id := idOf[app.CatalogKeyOf(&it)]; id != it.ID {
+			t.Errorf("%q has ID %d, was %d", it.Name, it.ID, id)
+		}
+	}
+	// A removed item named again is a new item.
+	if rep := ImportItems(t, f.S, f.A, app.CatalogMerge, items[3:4]); rep.Added != 1 {
+		t.Errorf("removed item imported again %+v", rep)
+	}
+}
+
 // changesAll pages the feed from cursor, limit at a time.
 func changesAll(t testing.TB, s store.Store, acct int64, cursor string, limit int) app.CatalogChanges {
 	t.Helper()

@@ -51,6 +51,7 @@ func Run(t *testing.T, be Backend) {
 		{"ListPagingEdges", testListPagingEdges},
 		{"Model", testModel},
 		{"CatalogImportMergeReplaceAndFeed", testCatalogImportMergeReplaceAndFeed},
+		{"CatalogImportWithoutPartNumbers", testCatalogImportWithoutPartNumbers},
 		{"CatalogAccountScoping", testCatalogAccountScoping},
 		{"CatalogImportRollsBack", testCatalogImportRollsBack},
 		{"CatalogSearchEqualsReference", testCatalogSearchEqualsReference},
