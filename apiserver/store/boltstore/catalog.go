@@ -256,6 +256,7 @@ func (t *tx) ImportCatalog(mode app.CatalogImportMode, rows iter.Seq2[app.Catalo
 	if err != nil {
 		return err
 	}
+	present := int(w.count)
 	seen := map[int64]struct{}{}
 	for row, err := range rows {
 		if err != nil {
@@ -280,11 +281,13 @@ func (t *tx) ImportCatalog(mode app.CatalogImportMode, rows iter.Seq2[app.Catalo
 		if err != nil {
 			return err
 		}
+		if err := app.CheckCatalogRemoval(report.ConfirmRemoval, present, len(doomed)); err != nil {
+			return err
+		}
 		for _, id := range doomed {
-			if err := w.remove(id); err != nil {
+			if err := w.remove(id, report); err != nil {
 				return fmt.Errorf("remove catalog item %d: %w", id, err)
 			}
-			report.Deleted++
 		}
 	}
 	return w.finish()
@@ -348,11 +351,13 @@ func (w *catalogWriter) category(name string) (int64, error) {
 	return id, w.cats.Put([]byte(k), idKey(id))
 }
 
-func (w *catalogWriter) remove(id int64) error {
+// remove removes an item and notes it in report.
+func (w *catalogWriter) remove(id int64, report *app.CatalogImportReport) error {
 	it, err := catalogItemAt(w.cb, id)
 	if err != nil {
 		return err
 	}
+	report.NoteRemoved(&it)
 	if err := w.keys.Delete([]byte(app.CatalogKeyOf(&it))); err != nil {
 		return err
 	}

@@ -16,10 +16,11 @@ import (
 // The catalog's storage: import (merge, replace, all or nothing), search
 // equal to app.CatalogQuery's reference, the changes feed, scoping.
 
-// importItems imports items into the account and returns the report.
+// ImportItems imports items into the account and returns the report. A
+// Replace is confirmed: it may remove any share of the catalog.
 func ImportItems(t testing.TB, s store.Store, acct int64, mode app.CatalogImportMode, items []app.CatalogItem) app.CatalogImportReport {
 	t.Helper()
-	rep := app.CatalogImportReport{Mode: mode}
+	rep := app.CatalogImportReport{Mode: mode, ConfirmRemoval: true}
 	err := s.Update(ctx, acct, func(tx store.Tx) error {
 		return tx.ImportCatalog(mode, app.CatalogRowsOf(items), &rep)
 	})
@@ -157,6 +158,48 @@ func testCatalogImportWithoutPartNumbers(t *testing.T, be Backend) {
 	// A removed item named again is a new item.
 	if rep := ImportItems(t, f.S, f.A, app.CatalogMerge, items[3:4]); rep.Added != 1 {
 		t.Errorf("removed item imported again %+v", rep)
+	}
+}
+
+// A Replace that would remove more than app.MaxUnconfirmedRemovalPercent
+// of the catalog, or all of it, removes nothing unless confirmed; the
+// report of one that removes names what it removed.
+func testCatalogReplaceNeedsConfirmation(t *testing.T, be Backend) {
+	f := NewFixture(t, be)
+	items := catalogdemo.Generate(10)
+	ImportItems(t, f.S, f.A, app.CatalogMerge, items)
+	replace := func(confirm bool, keep []app.CatalogItem) (app.CatalogImportReport, error) {
+		rep := app.CatalogImportReport{Mode: app.CatalogReplace, ConfirmRemoval: confirm}
+		err := f.S.Update(ctx, f.A, func(tx store.Tx) error {
+			rep = app.CatalogImportReport{Mode: app.CatalogReplace, ConfirmRemoval: confirm}
+			return tx.ImportCatalog(app.CatalogReplace, app.CatalogRowsOf(keep), &rep)
+		})
+		return rep, err
+	}
+	count := func() int { _, n := SearchIDs(t, f.S, f.A, app.DefaultCatalogQuery()); return n }
+	for _, keep := range [][]app.CatalogItem{nil, items[:4], {{ItemType: app.ItemFee, Name: "Only new", SellPrice: 1}}} {
+		_, err := replace(false, keep)
+		var e *app.Error
+		if !errors.As(err, &e) || e.Kind != app.KindValidationFailed || len(e.Fields) != 1 || e.Fields[0].Field != "ConfirmRemoval" {
+			t.Fatalf("replace keeping %d of 10 unconfirmed: %v", len(keep), err)
+		}
+		if n := count(); n != 10 {
+			t.Fatalf("a refused replace left %d items", n)
+		}
+	}
+	// Half may go without confirmation.
+	rep, err := replace(false, items[:5])
+	if err != nil || rep.Deleted != 5 || len(rep.Removed) != 5 {
+		t.Fatalf("replace removing half: %+v %v", rep, err)
+	}
+	for i, r := range rep.Removed {
+		if r.ID == 0 || r.Name == "" || !slices.ContainsFunc(items[5:], func(it app.CatalogItem) bool { return it.PartNumber == r.PartNumber }) {
+			t.Errorf("removed[%d] = %+v, not one of the items the file left out", i, r)
+		}
+	}
+	rep, err = replace(true, nil)
+	if err != nil || rep.Deleted != 5 || len(rep.Removed) != 5 || count() != 0 {
+		t.Fatalf("confirmed replace with no rows: %+v %v (%d left)", rep, err, count())
 	}
 }
 

@@ -52,6 +52,7 @@ func Run(t *testing.T, be Backend) {
 		{"Model", testModel},
 		{"CatalogImportMergeReplaceAndFeed", testCatalogImportMergeReplaceAndFeed},
 		{"CatalogImportWithoutPartNumbers", testCatalogImportWithoutPartNumbers},
+		{"CatalogReplaceNeedsConfirmation", testCatalogReplaceNeedsConfirmation},
 		{"CatalogAccountScoping", testCatalogAccountScoping},
 		{"CatalogImportRollsBack", testCatalogImportRollsBack},
 		{"CatalogSearchEqualsReference", testCatalogSearchEqualsReference},
