@@ -229,8 +229,8 @@ func readDocs() map[string]opDoc {
 			query: []*obj{queryParam("Mode", o("type", "string", "enum", []string{"Merge", "Replace"}, "default", "Merge"), "Any letter case."),
 				queryParam("ConfirmRemoval", o("type", "boolean", "default", false),
 					"true lets a Replace remove more than half of the catalog, or all of it. true or false, any letter case.")},
-			body:  o("required", true, "description", "The CSV file.", "content", o("text/csv", o("schema", str()))),
-			ok:    jsonOK(ref("CatalogImportReport"), "What the import did."), errors: []string{"BadRequest"}},
+			body: o("required", true, "description", "The CSV file.", "content", o("text/csv", o("schema", str()))),
+			ok:   jsonOK(ref("CatalogImportReport"), "What the import did."), errors: []string{"BadRequest"}},
 		"GET /public/export/proposals": {id: "exportProposals", summary: "Bulk export (extension)", tags: extTags, doc: exportDoc,
 			query: append([]*obj{
 				o("name", "Format", "in", "query", "required", true, "schema", enumOf([]string{"csv", "jsonl", "json"}), "description", "csv or jsonl (json is accepted as jsonl). Any letter case."),
