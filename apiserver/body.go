@@ -295,7 +295,7 @@ func checkString(f field, s string) (any, error) {
 	if len(s) > maxFieldBytes {
 		return nil, app.Invalid(f.name, "is longer than the limit of %d characters", app.MaxTextLength)
 	}
-	if err := checkText(f.name, s); err != nil {
+	if err := app.CheckChars(f.name, s); err != nil {
 		return nil, err
 	}
 	return s, nil

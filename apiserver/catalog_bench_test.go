@@ -101,3 +101,28 @@ func BenchmarkImportCatalog100k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkImportAllRowsBad posts a 100,000-row file whose every row is
+// bad to the loopback server and reads the answer (the reported metric
+// is the answer's size). Run it alone under /usr/bin/time -v for the
+// process's peak memory:
+//
+//	go test -c -o /tmp/api.test ./apiserver/ &&
+//	/usr/bin/time -v /tmp/api.test -test.run '^$' -test.bench ImportAllRowsBad -test.benchtime 1x
+func BenchmarkImportAllRowsBad(b *testing.B) {
+	e := newEnv(b, func(c *Config) { c.Logger = discardLogger() })
+	var file bytes.Buffer
+	file.WriteString("ItemType,Name,SellPrice,PartNumber\n")
+	for i := range 100_000 {
+		file.WriteString("Gadget,Item " + strconv.Itoa(i) + ",1.001,P-" + strconv.Itoa(i) + "\n")
+	}
+	body := file.String()
+	runtime.GC()
+	for b.Loop() {
+		res := e.postCSV(e.main.admin, "/public/catalog/import", body)
+		if res.status != 400 {
+			b.Fatalf("status %d", res.status)
+		}
+		b.ReportMetric(float64(len(res.body)), "answer-bytes")
+	}
+}

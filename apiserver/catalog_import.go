@@ -29,20 +29,27 @@ func (s *Server) importCatalog(c *call) error {
 	if err != nil || (mt != "text/csv" && mt != "text/plain") {
 		return app.Errorf(app.KindUnsupportedMediaType, "The catalog import takes a text/csv body, not %q.", c.r.Header.Get("Content-Type"))
 	}
-	var modeText string
+	var modeText, confirmText string
 	for k, vs := range c.r.URL.Query() {
-		if strings.EqualFold(k, "Mode") && len(vs) > 0 {
+		switch {
+		case strings.EqualFold(k, "Mode") && len(vs) > 0:
 			modeText = vs[0]
+		case strings.EqualFold(k, "ConfirmRemoval") && len(vs) > 0:
+			confirmText = vs[0]
 		}
 	}
 	mode, err := app.ParseCatalogImportMode(modeText)
 	if err != nil {
 		return err
 	}
+	confirm, err := app.ParseConfirmRemoval(confirmText)
+	if err != nil {
+		return err
+	}
 	if c.r.Body == nil {
 		return app.Invalid("body", "is empty; send the CSV file")
 	}
-	rep, err := ImportCatalog(c.r.Context(), s.st, c.account.ID, mode, c.r.Body)
+	rep, err := ImportCatalogConfirming(c.r.Context(), s.st, c.account.ID, mode, confirm, c.r.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -64,11 +71,15 @@ func must(r result, err error) result {
 }
 
 // RejectedError is the 400 ValidationFailed of an import that applied
-// nothing: the message counts the rows, and errors[] names every
-// rejected one ("line 12") with its reason.
+// nothing: the message counts the rows, and errors[] names the first
+// app.MaxReportedRows rejected ones ("line 12") with their reasons.
 func RejectedError(rep app.CatalogImportReport) *app.Error {
 	e := &app.Error{Kind: app.KindValidationFailed,
-		Message: fmt.Sprintf("%d of %d rows were rejected; nothing was imported.", len(rep.Rejected), rep.Rows)}
+		Message: fmt.Sprintf("%d of %d rows were rejected; nothing was imported.", rep.RejectedCount, rep.Rows)}
+	if rep.RejectedCount > len(rep.Rejected) {
+		e.Message = fmt.Sprintf("%d of %d rows were rejected; nothing was imported. The first %d are listed.",
+			rep.RejectedCount, rep.Rows, len(rep.Rejected))
+	}
 	if rep.Rows == 0 && len(rep.Rejected) == 1 && rep.Rejected[0].Line == 1 {
 		e.Message = "The file's header was rejected; nothing was imported."
 	}
@@ -78,22 +89,32 @@ func RejectedError(rep app.CatalogImportReport) *app.Error {
 	return e
 }
 
-// ImportCatalog checks a CSV file in app's import format and, when every
-// row is good, applies it to the account's catalog, all at once (in one
-// transaction, or staged: store.StagedCatalogImporter); otherwise it
-// applies nothing and the report lists every rejected row.
+// ImportCatalog is ImportCatalogConfirming without confirmation: a
+// Replace may remove at most app.MaxUnconfirmedRemovalPercent of the
+// catalog.
+func ImportCatalog(ctx context.Context, st store.Store, accountID int64, mode app.CatalogImportMode, r io.Reader) (app.CatalogImportReport, error) {
+	return ImportCatalogConfirming(ctx, st, accountID, mode, false, r)
+}
+
+// ImportCatalogConfirming checks a CSV file in app's import format and,
+// when every row is good, applies it to the account's catalog, all at
+// once (in one transaction, or staged: store.StagedCatalogImporter);
+// otherwise it applies nothing and the report counts the rejected rows
+// and lists the first ones. A Replace that would remove more than
+// app.MaxUnconfirmedRemovalPercent of the catalog applies nothing
+// (app.CheckCatalogRemoval's error) unless confirm.
 // The file is read twice, a row at a time (a seekable r is rewound, any
 // other is copied to a temporary file while it is checked), so memory
 // does not grow with the file; the write transaction is held only for
 // the second pass. The server's route and the admin command share it.
-func ImportCatalog(ctx context.Context, st store.Store, accountID int64, mode app.CatalogImportMode, r io.Reader) (app.CatalogImportReport, error) {
-	rep := app.CatalogImportReport{Mode: mode, Rejected: []app.CatalogRejectedRow{}}
+func ImportCatalogConfirming(ctx context.Context, st store.Store, accountID int64, mode app.CatalogImportMode, confirm bool, r io.Reader) (app.CatalogImportReport, error) {
+	rep := app.CatalogImportReport{Mode: mode, ConfirmRemoval: confirm, Removed: []app.CatalogRemovedItem{}, Rejected: []app.CatalogRejectedRow{}}
 	src, cleanup, err := rereadable(r)
 	if err != nil {
 		return rep, err
 	}
 	defer cleanup()
-	if err := checkCatalogCSV(src.first, &rep); err != nil || len(rep.Rejected) > 0 {
+	if err := checkCatalogCSV(src.first, &rep); err != nil || rep.RejectedCount > 0 {
 		return rep, err
 	}
 	// The rows are read again from the start each time the store runs
@@ -149,7 +170,7 @@ func checkCatalogCSV(r io.Reader, rep *app.CatalogImportReport) error {
 	cr, err := app.NewCatalogCSV(r)
 	var header *app.CatalogRejectedRow
 	if errors.As(err, &header) {
-		rep.Rejected = append(rep.Rejected, *header)
+		rep.Reject(*header)
 		return nil
 	}
 	if err != nil {
@@ -165,7 +186,7 @@ func checkCatalogCSV(r io.Reader, rep *app.CatalogImportReport) error {
 		}
 		rep.Rows++
 		if rej.Line != 0 {
-			rep.Rejected = append(rep.Rejected, rej)
+			rep.Reject(rej)
 		}
 	}
 }

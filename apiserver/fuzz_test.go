@@ -148,7 +148,7 @@ func FuzzDecodeBody(f *testing.F) {
 				}
 				// Accepted text is valid UTF-8 without stray control
 				// characters (DECISIONS.md "Input fidelity").
-				if err := checkText(name, s); err != nil {
+				if err := app.CheckChars(name, s); err != nil {
 					t.Fatalf("accepted %q: %v", s, err)
 				}
 			case fID:

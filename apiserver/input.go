@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"proposaldesk/app"
@@ -14,27 +15,6 @@ import (
 // Input fidelity: what a client sends is stored exactly or refused with
 // the field named, never repaired on the way in (DECISIONS.md "Input
 // fidelity").
-
-// checkText refuses text that is not valid UTF-8 or holds a control
-// character other than tab, line feed and a carriage return that starts
-// a CRLF line break.
-func checkText(name, s string) error {
-	if !utf8.ValidString(s) {
-		return app.Invalid(name, "must be valid UTF-8 text")
-	}
-	chars := 0
-	for i, r := range s {
-		chars++
-		if !isControl(r) || r == '\t' || r == '\n' || (r == '\r' && strings.HasPrefix(s[i+1:], "\n")) {
-			continue
-		}
-		return app.Invalid(name, "contains the control character U+%04X at character %d; only tabs and line breaks (LF or CRLF) are allowed", r, chars)
-	}
-	return nil
-}
-
-// isControl is Unicode's Cc category: C0, DEL and C1.
-func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r <= 0x9f) }
 
 // checkJSONString checks a raw JSON string token before it is decoded:
 // encoding/json would turn invalid UTF-8 bytes and unpaired surrogate
@@ -113,7 +93,7 @@ func printableName(s string) string {
 	}
 	s = strings.ToValidUTF8(s, "?")
 	return strings.Map(func(r rune) rune {
-		if isControl(r) {
+		if unicode.IsControl(r) {
 			return '?'
 		}
 		return r

@@ -142,6 +142,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			limit = s.cfg.MaxImportBytes
 		}
 		r.Body = http.MaxBytesReader(sw, r.Body, limit)
+		// A body declared over the cap is refused before any of it is
+		// read, before authentication: waiting for hundreds of MiB only
+		// to refuse them would let anyone hold a connection and a
+		// handler that long. The connection closes (its body is unread).
+		if r.ContentLength > limit {
+			sw.Header().Set("Connection", "close")
+			s.writeErrorBody(sw, r, http.StatusRequestEntityTooLarge, app.KindPayloadTooLarge,
+				fmt.Sprintf("The body declares %d bytes; the limit is %d.", r.ContentLength, limit), nil)
+			s.logRequest(r, info, sw, time.Since(start))
+			return
+		}
 	}
 
 	defer func() {

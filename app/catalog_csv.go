@@ -62,8 +62,29 @@ type CatalogRejectedRow struct {
 }
 
 // CatalogKeyOf is the item's identity in imports: "pn:" and the
-// lower-cased part number, or "bmn:" and brand, model and name.
+// lower-cased part number, or "bmn:" and the trimmed, lower-cased brand,
+// model and name, each quoted (strconv.Quote) and joined by commas.
+// Stores keep keys as text: quoting keeps the three apart, one key per
+// item, without a control character (PostgreSQL text cannot hold NUL)
+// whatever bytes the fields hold.
 func CatalogKeyOf(it *CatalogItem) string {
+	if pn := strings.ToLower(strings.TrimSpace(it.PartNumber)); pn != "" {
+		return "pn:" + pn
+	}
+	b := []byte("bmn:")
+	for i, s := range []string{it.Brand, it.Model, it.Name} {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, strings.ToLower(strings.TrimSpace(s)))
+	}
+	return string(b)
+}
+
+// LegacyCatalogKeyOf is the key CatalogKeyOf gave before it quoted
+// brand, model and name (they were joined by NUL bytes); the bbolt
+// store's schema migration finds old keys by it.
+func LegacyCatalogKeyOf(it *CatalogItem) string {
 	if pn := strings.ToLower(strings.TrimSpace(it.PartNumber)); pn != "" {
 		return "pn:" + pn
 	}
@@ -188,9 +209,11 @@ func catalogItemOf(rec []string, cols []int) (it CatalogItem, problems []string)
 		problems = append(problems, CatalogColumns[col]+" "+fmt.Sprintf(format, args...))
 	}
 	text := func(col int, s string, limit int, required bool) string {
+		if p := charsProblem(s); p != "" {
+			bad(col, "%s", p)
+			return s
+		}
 		switch n := utf8.RuneCountInString(s); {
-		case !utf8.ValidString(s):
-			bad(col, "is not valid UTF-8 text")
 		case required && strings.TrimSpace(s) == "":
 			bad(col, "is required")
 		case n > limit:
@@ -293,18 +316,91 @@ func ParseCatalogImportMode(s string) (CatalogImportMode, error) {
 	return m, nil
 }
 
+// ParseConfirmRemoval reads ConfirmRemoval: true or false, any letter
+// case (empty is false).
+func ParseConfirmRemoval(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "false":
+		return false, nil
+	case "true":
+		return true, nil
+	}
+	return false, Invalid("ConfirmRemoval", "%q must be true or false", s)
+}
+
 // CatalogImportReport is what an import did, or why it did nothing.
 type CatalogImportReport struct {
 	Mode    CatalogImportMode `json:"mode"`
 	Applied bool              `json:"applied"`
+	// ConfirmRemoval is the request's: a Replace may remove more than
+	// MaxUnconfirmedRemovalPercent of the catalog (CheckCatalogRemoval).
+	ConfirmRemoval bool `json:"confirmRemoval"`
 	// Rows counts the data rows read (good and rejected).
 	Rows      int `json:"rows"`
 	Added     int `json:"added"`
 	Updated   int `json:"updated"`
 	Unchanged int `json:"unchanged"`
 	Deleted   int `json:"deleted"`
-	// Rejected is every refused row; any makes the import apply nothing.
-	Rejected []CatalogRejectedRow `json:"rejected"`
+	// Removed is the first MaxReportedRows of the Deleted items, as they
+	// were.
+	Removed []CatalogRemovedItem `json:"removed"`
+	// Rejected is the first MaxReportedRows refused rows; any refused
+	// row makes the import apply nothing. RejectedCount counts them all.
+	Rejected      []CatalogRejectedRow `json:"rejected"`
+	RejectedCount int                  `json:"rejectedCount"`
+}
+
+// MaxReportedRows bounds the rows an import report lists (refused rows,
+// removed items): a report says what happened, a file of errors would
+// be a second copy of the file. The counts are complete.
+const MaxReportedRows = 100
+
+// Reject records a refused row: listed while the list is short, always
+// counted.
+func (r *CatalogImportReport) Reject(row CatalogRejectedRow) {
+	r.RejectedCount++
+	if len(r.Rejected) < MaxReportedRows {
+		r.Rejected = append(r.Rejected, row)
+	}
+}
+
+// CatalogRemovedItem names an item a Replace removed.
+type CatalogRemovedItem struct {
+	ID         int64  `json:"id"`
+	Brand      string `json:"brand"`
+	Model      string `json:"model"`
+	Name       string `json:"name"`
+	PartNumber string `json:"partNumber"`
+}
+
+// NoteRemoved records an item a Replace removed: counted, and listed
+// while the list is short.
+func (r *CatalogImportReport) NoteRemoved(it *CatalogItem) {
+	r.Deleted++
+	if len(r.Removed) < MaxReportedRows {
+		r.Removed = append(r.Removed, CatalogRemovedItem{ID: it.ID, Brand: it.Brand, Model: it.Model, Name: it.Name, PartNumber: it.PartNumber})
+	}
+}
+
+// MaxUnconfirmedRemovalPercent is the share of a catalog a Replace may
+// remove without ConfirmRemoval. A file that names few of the items
+// (a header-only file, the wrong file, a filtered export) would
+// otherwise empty the catalog every proposal picks from.
+const MaxUnconfirmedRemovalPercent = 50
+
+// CheckCatalogRemoval decides whether a Replace that would remove
+// removing of the present items (the catalog before the import) may go
+// on: it may when the request confirmed removal, or when it removes at
+// most MaxUnconfirmedRemovalPercent of the items and not every one.
+func CheckCatalogRemoval(confirmed bool, present, removing int) error {
+	if confirmed || removing == 0 || removing*100 <= present*MaxUnconfirmedRemovalPercent && removing < present {
+		return nil
+	}
+	return &Error{Kind: KindValidationFailed,
+		Message: fmt.Sprintf("This replace would remove %d of the catalog's %d items; nothing was imported. "+
+			"A replace that removes more than %d%% of the catalog needs ConfirmRemoval=true.", removing, present, MaxUnconfirmedRemovalPercent),
+		Fields: []FieldError{{Field: "ConfirmRemoval", Message: fmt.Sprintf(
+			"must be true to remove %d of %d items (more than %d%%)", removing, present, MaxUnconfirmedRemovalPercent)}}}
 }
 
 // SameCatalogContent reports whether b would change nothing of a's

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"proposaldesk/app"
 )
@@ -84,7 +86,12 @@ func TestCatalogCSVRows(t *testing.T) {
 		{"long description", "Part,W,5,,,," + strings.Repeat("d", 100_001), app.CatalogItem{}, "Description is 100001 characters long"},
 		{"not a URL", "Part,W,5,,,ftp://x/y,", app.CatalogItem{}, `ImageUrl "ftp://x/y" is not an http`},
 		{"bad type", "Gadget,W,5,,,,", app.CatalogItem{}, `ItemType "Gadget" is not a valid itemType`},
-		{"invalid UTF-8", "Part,W\xff,5,,,,", app.CatalogItem{}, "Name is not valid UTF-8"},
+		{"invalid UTF-8", "Part,W\xff,5,,,,", app.CatalogItem{}, "Name must be valid UTF-8"},
+		// The same character rule as every other way text enters.
+		{"ESC and BEL in a name", "Part,esc\x1b[31mred\x07,5,,,,", app.CatalogItem{}, "Name contains the control character U+001B at character 4"},
+		{"NUL in a description", "Part,W,5,,,,a\x00b", app.CatalogItem{}, "Description contains the control character U+0000"},
+		// (encoding/csv reads a quoted CRLF as LF)
+		{"CRLF and tab in a description", "Part,W,5,,,,\"a\r\n\tb\"", app.CatalogItem{ItemType: app.ItemPart, Name: "W", SellPrice: 500, Description: "a\n\tb"}, ""},
 		{"every problem at once", "Gadget,,x,y,,,", app.CatalogItem{}, `ItemType "Gadget" is not a valid itemType (one of Part, Labor, Fee, CustomItem); Name is required; SellPrice "x" is not an amount with at most 2 decimals; Cost "y"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -161,5 +168,29 @@ func TestParseCatalogImportMode(t *testing.T) {
 	}
 	if _, err := app.ParseCatalogImportMode("append"); app.KindOf(err) != app.KindValidationFailed {
 		t.Errorf("append: %v", err)
+	}
+}
+
+// Keys are text every store can hold (no NUL, no control character),
+// and one per item: fields that hold the separator stay apart.
+func TestCatalogKeyOfStorable(t *testing.T) {
+	for _, tc := range []struct {
+		it   app.CatalogItem
+		want string
+	}{
+		{app.CatalogItem{PartNumber: " SON-Amp ", Name: "x"}, "pn:son-amp"},
+		{app.CatalogItem{Name: "NoPN install hour"}, `bmn:"","","nopn install hour"`},
+		{app.CatalogItem{Brand: "Acme", Model: " X1 ", Name: "Hour"}, `bmn:"acme","x1","hour"`},
+		{app.CatalogItem{Brand: `a","b`, Name: "c"}, `bmn:"a\",\"b","","c"`},
+		{app.CatalogItem{Brand: "a", Model: `b","c`}, `bmn:"a","b\",\"c",""`},
+		{app.CatalogItem{Name: "a\x00b"}, `bmn:"","","a\x00b"`},
+	} {
+		got := app.CatalogKeyOf(&tc.it)
+		if got != tc.want {
+			t.Errorf("CatalogKeyOf(%+v) = %q, want %q", tc.it, got, tc.want)
+		}
+		if strings.ContainsFunc(got, unicode.IsControl) || !utf8.ValidString(got) {
+			t.Errorf("key %q is not storable text", got)
+		}
 	}
 }

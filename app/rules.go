@@ -106,8 +106,8 @@ const (
 
 // CheckName validates a name field: 1 to 200 characters, not only spaces.
 func CheckName(field, s string) error {
-	if !utf8.ValidString(s) {
-		return Invalid(field, "must be valid UTF-8 text")
+	if err := CheckChars(field, s); err != nil {
+		return err
 	}
 	if strings.TrimSpace(s) == "" {
 		return Invalid(field, "is required")
@@ -120,8 +120,8 @@ func CheckName(field, s string) error {
 
 // CheckText validates a description or notes field (empty clears it).
 func CheckText(field, s string) error {
-	if !utf8.ValidString(s) {
-		return Invalid(field, "must be valid UTF-8 text")
+	if err := CheckChars(field, s); err != nil {
+		return err
 	}
 	if n := utf8.RuneCountInString(s); n > MaxTextLength {
 		return Invalid(field, "is %d characters long; the limit is %d", n, MaxTextLength)

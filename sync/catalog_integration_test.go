@@ -74,14 +74,15 @@ func TestCatalogFirstDownloadAndChanges(t *testing.T) {
 	}
 }
 
-// importCSV imports items into the fixture account as a CSV file.
+// importCSV imports items into the fixture account as a CSV file (a
+// Replace confirmed: it may remove most of the catalog).
 func importCSV(t *testing.T, s *realServer, mode app.CatalogImportMode, items []app.CatalogItem) {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := catalogdemo.WriteCSV(&buf, items); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := apiserver.ImportCatalog(bg, s.Store, s.AccountID, mode, &buf)
+	rep, err := apiserver.ImportCatalogConfirming(bg, s.Store, s.AccountID, mode, true, &buf)
 	if err != nil || !rep.Applied {
 		t.Fatalf("import: %v %+v", err, rep.Rejected)
 	}

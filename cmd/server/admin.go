@@ -166,6 +166,25 @@ var adminOps = map[string]adminOp{
 	},
 }
 
+// runAdminOp runs op when every text of its input keeps the rule text
+// keeps whatever way it enters (app.CheckChars): names and addresses
+// given here reach the same documents and exports as the API's. A
+// password is no text anyone reads, so it is left to its own rules.
+func runAdminOp(ctx context.Context, op adminOp, st store.Store, raw []byte) (any, error) {
+	var in map[string]any
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return nil, err
+	}
+	for k, v := range in {
+		if s, ok := v.(string); ok && k != "password" {
+			if err := app.CheckChars(k, s); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return op(ctx, st, raw)
+}
+
 func userOutOf(u store.UserRecord) userOut {
 	return userOut{UserID: u.ID, AccountID: u.AccountID, Email: u.Email, FirstName: u.FirstName,
 		LastName: u.LastName, Role: u.Role, EmailVerified: u.EmailVerified}
@@ -184,7 +203,7 @@ func callAdmin(ctx context.Context, data storeFlags, op string, create bool, in,
 	}
 	var res []byte
 	err = withStore(ctx, data, create, func(st store.Store) error {
-		v, err := adminOps[op](ctx, st, raw)
+		v, err := runAdminOp(ctx, adminOps[op], st, raw)
 		if err != nil {
 			return err
 		}
@@ -293,7 +312,7 @@ func startAdminSocket(data string, st store.Store, log *slog.Logger) (*adminSock
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
 			return
 		}
-		v, err := op(r.Context(), st, raw)
+		v, err := runAdminOp(r.Context(), op, st, raw)
 		if err != nil {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
 			return

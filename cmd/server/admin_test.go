@@ -86,15 +86,23 @@ func TestAdminCommands(t *testing.T) {
 		t.Errorf("users list: %s", out)
 	}
 	mustRun(t, "users", "revoke-keys", "--data", data, "--email", "bob@acme.example")
+	// Text from an admin command keeps the API's character rule.
+	if out, code := runCmd(t, "accounts", "create", "--data", data, "--name", "Evil\x1b[31m AV"); code == 0 || !strings.Contains(out, "U+001B") {
+		t.Errorf("account name with ESC: exit %d, %s", code, out)
+	}
 	mustRun(t, "backup", "--data", data, "--out", filepath.Join(t.TempDir(), "stopped.db"))
 
 	// Now with the server running: the database is locked, so the same
 	// commands go through the admin socket.
 	p := startServe(t, data)
 	mustRun(t, "users", "create", "--data", data, "--account", acct, "--email", "cy@acme.example", "--password", "another long password")
+	if out, code := runCmd(t, "users", "create", "--data", data, "--account", acct, "--email", "dee@acme.example",
+		"--first-name", "Dee\x07\x00", "--password", "another long password"); code == 0 || !strings.Contains(out, "U+0007") {
+		t.Errorf("first name with BEL through the socket: exit %d, %s", code, out)
+	}
 	out = mustRun(t, "users", "list", "--data", data, "--account", acct, "--json")
-	if !strings.Contains(out, "cy@acme.example") {
-		t.Errorf("user created through the socket not listed: %s", out)
+	if !strings.Contains(out, "cy@acme.example") || strings.Contains(out, "dee@acme.example") {
+		t.Errorf("users through the socket: want cy listed, dee refused: %s", out)
 	}
 	running := filepath.Join(t.TempDir(), "running.db")
 	out = mustRun(t, "backup", "--data", data, "--out", running)

@@ -58,8 +58,15 @@ func TestCatalogImportCommand(t *testing.T) {
 
 	p := startServe(t, data)
 	small := writeCatalogFile(t, 100)
-	out = mustRun(t, "catalog", "import", "--data", data, "--account", acct, "--mode", "replace", small)
-	if !strings.Contains(out, "100 rows into account "+acct+" (Replace): 0 added, 0 updated, 100 unchanged, 200 removed") {
+	// Removing two thirds needs confirmation; no one is at a terminal to
+	// answer, so the command says which flag gives it.
+	out, code = runCmd(t, "catalog", "import", "--data", data, "--account", acct, "--mode", "replace", small)
+	if code != 1 || !strings.Contains(out, "would remove 200 of the catalog's 300 items") || !strings.Contains(out, "--confirm-removal") {
+		t.Errorf("unconfirmed replace through the socket: exit %d %s", code, out)
+	}
+	out = mustRun(t, "catalog", "import", "--data", data, "--account", acct, "--mode", "replace", "--confirm-removal", small)
+	if !strings.Contains(out, "100 rows into account "+acct+" (Replace): 0 added, 0 updated, 100 unchanged, 200 removed") ||
+		strings.Count(out, "\nremoved ") != app.MaxReportedRows || !strings.Contains(out, "and 100 more removed") {
 		t.Errorf("import through the socket: %s", out)
 	}
 	p.cmd.Process.Signal(syscall.SIGTERM)

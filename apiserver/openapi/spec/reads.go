@@ -221,11 +221,17 @@ func readDocs() map[string]opDoc {
 				"ItemType, Name and SellPrice required; Brand, Model, PartNumber, Category, Supplier, ShortDescription, Description, Msrp, Cost (empty: unknown), ImageUrl, IsDiscontinued optional; " +
 				"an unknown column is refused. A row's item is matched by its part number (case-insensitive), or by brand, model and name when it has none; a matched item keeps its ID. " +
 				"Mode=Merge (default) adds and updates; Mode=Replace also removes the items the file does not name. " +
-				"The whole file is checked first; if any row is bad nothing is applied and the 400 ValidationFailed lists every rejected row in responseStatus.errors (fieldName \"line N\", message the reasons). " +
-				"Otherwise the file is applied in one transaction.",
-			query: []*obj{queryParam("Mode", o("type", "string", "enum", []string{"Merge", "Replace"}, "default", "Merge"), "Any letter case.")},
-			body:  o("required", true, "description", "The CSV file.", "content", o("text/csv", o("schema", str()))),
-			ok:    jsonOK(ref("CatalogImportReport"), "What the import did."), errors: []string{"BadRequest"}},
+				"A Replace that would remove more than half of the catalog's items, or all of them (a header-only file), removes nothing without ConfirmRemoval=true: " +
+				"400 ValidationFailed with fieldName ConfirmRemoval, the message saying how many items it would remove. " +
+				"The report counts the removed items (deleted) and names the first 100 (removed). " +
+				"Text fields follow the same character rule as JSON bodies: no control characters but tab and line breaks. " +
+				"The whole file is checked first; if any row is bad nothing is applied and the 400 ValidationFailed counts the rejected rows in its message and lists the first 100 in responseStatus.errors (fieldName \"line N\", message the reasons). " +
+				"Otherwise the file is applied in one transaction. A Content-Length over the limit is 413 PayloadTooLarge before the body is read.",
+			query: []*obj{queryParam("Mode", o("type", "string", "enum", []string{"Merge", "Replace"}, "default", "Merge"), "Any letter case."),
+				queryParam("ConfirmRemoval", o("type", "boolean", "default", false),
+					"true lets a Replace remove more than half of the catalog, or all of it. true or false, any letter case.")},
+			body: o("required", true, "description", "The CSV file.", "content", o("text/csv", o("schema", str()))),
+			ok:   jsonOK(ref("CatalogImportReport"), "What the import did."), errors: []string{"BadRequest"}},
 		"GET /public/export/proposals": {id: "exportProposals", summary: "Bulk export (extension)", tags: extTags, doc: exportDoc,
 			query: append([]*obj{
 				o("name", "Format", "in", "query", "required", true, "schema", enumOf([]string{"csv", "jsonl", "json"}), "description", "csv or jsonl (json is accepted as jsonl). Any letter case."),

@@ -164,7 +164,12 @@ func schemas() ([]named, error) {
 		}},
 		{name: "ContactWithLocations", typ: typeOf[app.ContactWithLocations](),
 			doc: "A contact (the fields of ContactSummary) with every location it has, in ID order."},
-		{name: "CatalogImportReport", typ: typeOf[app.CatalogImportReport](), fields: map[string]any{"rows": "Data rows read."}},
+		{name: "CatalogImportReport", typ: typeOf[app.CatalogImportReport](), fields: map[string]any{"rows": "Data rows read.",
+			"confirmRemoval": "The request's ConfirmRemoval.",
+			"deleted":        "Items removed (Replace).",
+			"removed":        "The first 100 removed items, as they were.",
+			"rejected":       "The first 100 rejected rows.",
+			"rejectedCount":  "All rejected rows."}},
 		{name: "PlacedItem", typ: typeOf[app.PlacedItemView](), doc: "An item with the area and option it is in (GET .../items)."},
 		{name: "ProposalDetail", typ: typeOf[app.ProposalDetail](), fields: withDocumentFields(map[string]any{
 			"isArchived":    "Extension: the archive flag (list filter IsArchive).",

@@ -46,6 +46,43 @@ const (
 	feedRemoved byte = 1
 )
 
+// migrateCatalogKeys (schema v4) rewrites the keys of items without a
+// part number to app.CatalogKeyOf's quoted form: they joined brand,
+// model and name with NUL bytes, which the PostgreSQL store cannot hold,
+// and both stores must match a file's rows to items alike.
+func migrateCatalogKeys(btx *bolt.Tx) error {
+	accts := btx.Bucket(bAccounts)
+	return accts.ForEachBucket(func(k []byte) error {
+		cb := accts.Bucket(k).Bucket(bCatalog)
+		if cb == nil {
+			return nil
+		}
+		keys := cb.Bucket(bCatKeys)
+		type rekey struct{ old, new []byte }
+		var moves []rekey
+		c := keys.Cursor()
+		for key, id := c.Seek([]byte("bmn:")); key != nil && bytes.HasPrefix(key, []byte("bmn:")); key, id = c.Next() {
+			it, err := catalogItemAt(cb, keyID(id))
+			if err != nil {
+				return fmt.Errorf("account %d: %w", keyID(k), err)
+			}
+			if nk := app.CatalogKeyOf(&it); nk != string(key) {
+				moves = append(moves, rekey{bytes.Clone(key), []byte(nk)})
+			}
+		}
+		for _, m := range moves {
+			id := bytes.Clone(keys.Get(m.old))
+			if err := keys.Delete(m.old); err != nil {
+				return err
+			}
+			if err := keys.Put(m.new, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // catalogIndex is an account's built search index at a catalog version;
 // Store.catMu is held while one is built, so concurrent first searches
 // build it once.
@@ -219,6 +256,7 @@ func (t *tx) ImportCatalog(mode app.CatalogImportMode, rows iter.Seq2[app.Catalo
 	if err != nil {
 		return err
 	}
+	present := int(w.count)
 	seen := map[int64]struct{}{}
 	for row, err := range rows {
 		if err != nil {
@@ -243,11 +281,13 @@ func (t *tx) ImportCatalog(mode app.CatalogImportMode, rows iter.Seq2[app.Catalo
 		if err != nil {
 			return err
 		}
+		if err := app.CheckCatalogRemoval(report.ConfirmRemoval, present, len(doomed)); err != nil {
+			return err
+		}
 		for _, id := range doomed {
-			if err := w.remove(id); err != nil {
+			if err := w.remove(id, report); err != nil {
 				return fmt.Errorf("remove catalog item %d: %w", id, err)
 			}
-			report.Deleted++
 		}
 	}
 	return w.finish()
@@ -311,11 +351,13 @@ func (w *catalogWriter) category(name string) (int64, error) {
 	return id, w.cats.Put([]byte(k), idKey(id))
 }
 
-func (w *catalogWriter) remove(id int64) error {
+// remove removes an item and notes it in report.
+func (w *catalogWriter) remove(id int64, report *app.CatalogImportReport) error {
 	it, err := catalogItemAt(w.cb, id)
 	if err != nil {
 		return err
 	}
+	report.NoteRemoved(&it)
 	if err := w.keys.Delete([]byte(app.CatalogKeyOf(&it))); err != nil {
 		return err
 	}

@@ -126,6 +126,19 @@ func (s *Store) ImportCatalogStaged(ctx context.Context, accountID int64, mode a
 		return err
 	}
 	if mode == app.CatalogReplace {
+		// The copy holds the catalog as it was and the rows' added items;
+		// every item no row named goes.
+		var count int
+		if err := st.update(func(t *tx) error {
+			w, err := st.writer(t)
+			count = int(w.count)
+			return err
+		}); err != nil {
+			return err
+		}
+		if err := app.CheckCatalogRemoval(report.ConfirmRemoval, count-report.Added, count-len(seen)); err != nil {
+			return err
+		}
 		if err := st.removeUnseen(seen, report); err != nil {
 			return err
 		}
@@ -244,10 +257,10 @@ func (st *staging) copyLive() error {
 func (st *staging) removeUnseen(seen map[int64]struct{}, report *app.CatalogImportReport) error {
 	var after []byte
 	for done := false; !done; {
-		var removed int
+		var removed app.CatalogImportReport
 		from := after // a rerun of the transaction starts here again
 		err := st.update(func(t *tx) error {
-			removed = 0
+			removed = app.CatalogImportReport{}
 			w, err := st.writer(t)
 			if err != nil {
 				return err
@@ -268,17 +281,17 @@ func (st *staging) removeUnseen(seen map[int64]struct{}, report *app.CatalogImpo
 			}
 			done = k == nil
 			for _, id := range doomed {
-				if err := w.remove(id); err != nil {
+				if err := w.remove(id, &removed); err != nil {
 					return fmt.Errorf("remove catalog item %d: %w", id, err)
 				}
-				removed++
 			}
 			return w.flush()
 		})
 		if err != nil {
 			return err
 		}
-		report.Deleted += removed
+		report.Deleted += removed.Deleted
+		report.Removed = append(report.Removed, removed.Removed[:min(len(removed.Removed), app.MaxReportedRows-len(report.Removed))]...)
 	}
 	return nil
 }

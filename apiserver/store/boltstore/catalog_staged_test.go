@@ -64,8 +64,9 @@ func catalogDump(t *testing.T, f *storetest.Fixture) string {
 	return buf.String()
 }
 
+// stagedImport imports rows staged; a Replace is confirmed.
 func stagedImport(f *storetest.Fixture, mode app.CatalogImportMode, rows iter.Seq2[app.CatalogRow, error], n int) (app.CatalogImportReport, error) {
-	rep := app.CatalogImportReport{Mode: mode}
+	rep := app.CatalogImportReport{Mode: mode, ConfirmRemoval: true}
 	err := f.S.(*Store).ImportCatalogStaged(ctx, f.A, mode, n, rows, &rep)
 	return rep, err
 }
@@ -123,6 +124,26 @@ func TestStagedImportEqualsOneTransaction(t *testing.T) {
 	}
 	if ids, n := storetest.SearchIDs(t, staged.S, staged.A, app.CatalogQuery{PageNumber: 1, PageSize: 5}); n != 60 || len(ids) != 5 {
 		t.Errorf("search after the imports: %d of %d", len(ids), n)
+	}
+}
+
+// A staged Replace that would remove most of the catalog without
+// confirmation publishes nothing and leaves no staging copy.
+func TestStagedReplaceNeedsConfirmation(t *testing.T) {
+	smallChunks(t)
+	gen := catalogdemo.Generate(60)
+	f := newFixture(t)
+	if _, err := stagedImport(f, app.CatalogMerge, app.CatalogRowsOf(gen), len(gen)); err != nil {
+		t.Fatal(err)
+	}
+	before := catalogDump(t, f)
+	rep := app.CatalogImportReport{Mode: app.CatalogReplace}
+	err := f.S.(*Store).ImportCatalogStaged(ctx, f.A, app.CatalogReplace, 10, app.CatalogRowsOf(gen[50:]), &rep)
+	if e, ok := err.(*app.Error); !ok || len(e.Fields) != 1 || e.Fields[0].Field != "ConfirmRemoval" || !strings.Contains(e.Message, "remove 50 of the catalog's 60 items") {
+		t.Fatalf("unconfirmed staged replace: %v", err)
+	}
+	if got := catalogDump(t, f); got != before {
+		t.Errorf("refused replace changed the catalog:\n%s", got)
 	}
 }
 

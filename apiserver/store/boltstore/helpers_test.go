@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	bolt "go.etcd.io/bbolt"
+
 	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/store/storetest"
 )
@@ -71,4 +73,35 @@ func withDeltaMin(n int) Option { return func(c *config) { c.deltaMin = n } }
 // newFixture is the suite's fixture on a bbolt file.
 func newFixture(t testing.TB, opts ...Option) *storetest.Fixture {
 	return storetest.NewFixture(t, backendWith(opts...))
+}
+
+// asSchema closes st, makes its file one of an older schema (edit undoes
+// what later versions added; the file is marked with version) and opens
+// it again, which migrates it.
+func asSchema(t testing.TB, st store.Store, version uint64, edit func(*bolt.Tx) error) *Store {
+	t.Helper()
+	path := st.(*Store).db.Path()
+	st.Close()
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(btx *bolt.Tx) error {
+		if err := edit(btx); err != nil {
+			return err
+		}
+		return btx.Bucket(bMeta).Put(kSchema, u64(version))
+	})
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }

@@ -13,15 +13,9 @@ import (
 // when it is opened.
 func TestMigrationFillsThePeopleFeed(t *testing.T) {
 	storetest.PeopleFeedMigration(t, backend, func(st store.Store) store.Store {
-		path := st.(*Store).db.Path()
-		st.Close()
-		db, err := bolt.Open(path, 0o600, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = db.Update(func(btx *bolt.Tx) error {
+		return asSchema(t, st, 1, func(btx *bolt.Tx) error {
 			accts := btx.Bucket(bAccounts)
-			err := accts.ForEachBucket(func(k []byte) error {
+			return accts.ForEachBucket(func(k []byte) error {
 				for _, name := range [][]byte{bPeopleFeed, bPeopleAt} {
 					if err := accts.Bucket(k).DeleteBucket(name); err != nil {
 						return err
@@ -29,22 +23,6 @@ func TestMigrationFillsThePeopleFeed(t *testing.T) {
 				}
 				return nil
 			})
-			if err != nil {
-				return err
-			}
-			return btx.Bucket(bMeta).Put(kSchema, u64(1))
 		})
-		if cerr := db.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		s2, err := Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s2.Close() })
-		return s2
 	})
 }

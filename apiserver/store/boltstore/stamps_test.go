@@ -16,32 +16,12 @@ func TestMigrationStampsEveryProposal(t *testing.T) {
 	f := storetest.NewFixture(t, backend)
 	g := storetest.NewGen(5)
 	g.PutRandom(t, f.S, f.A, 30)
-	path := f.S.(*Store).db.Path()
-	f.S.Close()
-	db, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = db.Update(func(btx *bolt.Tx) error {
+	s := asSchema(t, f.S, 2, func(btx *bolt.Tx) error {
 		accts := btx.Bucket(bAccounts)
-		if err := accts.ForEachBucket(func(k []byte) error { return accts.Bucket(k).DeleteBucket(bStamps) }); err != nil {
-			return err
-		}
-		return btx.Bucket(bMeta).Put(kSchema, u64(2))
+		return accts.ForEachBucket(func(k []byte) error { return accts.Bucket(k).DeleteBucket(bStamps) })
 	})
-	if cerr := db.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	checked := 0
-	err = s.View(ctx, f.A, func(stx store.Tx) error {
+	err := s.View(ctx, f.A, func(stx store.Tx) error {
 		ids, err := stx.ProposalIDs()
 		if err != nil {
 			return err

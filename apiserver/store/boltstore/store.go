@@ -110,6 +110,8 @@ var migrations = []func(*bolt.Tx) error{
 	migratePeopleFeed,
 	// v3: each proposal's stamp beside it (stamps.go).
 	migrateStamps,
+	// v4: catalog keys without NUL bytes (catalog.go).
+	migrateCatalogKeys,
 }
 
 // SchemaVersion is the schema this code writes.

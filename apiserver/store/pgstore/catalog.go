@@ -200,6 +200,7 @@ func (t *tx) ImportCatalog(mode app.CatalogImportMode, rows iter.Seq2[app.Catalo
 		return dbErr(err)
 	}
 	w := &catalogWriter{t: t, seq: seq, count: count, now: app.At(t.s.cfg.now())}
+	before := int(count)
 	seen := map[int64]struct{}{}
 	for row, err := range rows {
 		if err != nil {
@@ -233,6 +234,19 @@ func (t *tx) ImportCatalog(mode app.CatalogImportMode, rows iter.Seq2[app.Catalo
 		if err := present.Err(); err != nil {
 			return dbErr(err)
 		}
+		if err := app.CheckCatalogRemoval(report.ConfirmRemoval, before, len(doomed)); err != nil {
+			return err
+		}
+		// The report names the first items removed, as they were.
+		named, err := t.q.Query(t.ctx, "SELECT id, doc FROM catalog_items WHERE account_id = $1 AND id = ANY($2)",
+			t.id, doomed[:min(len(doomed), app.MaxReportedRows)])
+		if err != nil {
+			return dbErr(err)
+		}
+		byID, err := collectItems(named)
+		if err != nil {
+			return dbErr(err)
+		}
 		for _, id := range doomed {
 			w.seq++
 			if _, err := t.q.Exec(t.ctx, "UPDATE catalog_items SET key = NULL, doc = NULL, seq = $3 WHERE account_id = $1 AND id = $2",
@@ -240,7 +254,9 @@ func (t *tx) ImportCatalog(mode app.CatalogImportMode, rows iter.Seq2[app.Catalo
 				return fmt.Errorf("remove catalog item %d: %w", id, dbErr(err))
 			}
 			w.count--
-			report.Deleted++
+			it := byID[id]
+			it.ID = id
+			report.NoteRemoved(&it)
 		}
 	}
 	// A new version for every import: replicas rebuild their index.

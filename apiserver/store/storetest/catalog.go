@@ -16,10 +16,11 @@ import (
 // The catalog's storage: import (merge, replace, all or nothing), search
 // equal to app.CatalogQuery's reference, the changes feed, scoping.
 
-// importItems imports items into the account and returns the report.
+// ImportItems imports items into the account and returns the report. A
+// Replace is confirmed: it may remove any share of the catalog.
 func ImportItems(t testing.TB, s store.Store, acct int64, mode app.CatalogImportMode, items []app.CatalogItem) app.CatalogImportReport {
 	t.Helper()
-	rep := app.CatalogImportReport{Mode: mode}
+	rep := app.CatalogImportReport{Mode: mode, ConfirmRemoval: true}
 	err := s.Update(ctx, acct, func(tx store.Tx) error {
 		return tx.ImportCatalog(mode, app.CatalogRowsOf(items), &rep)
 	})
@@ -102,6 +103,103 @@ func testCatalogImportMergeReplaceAndFeed(t *testing.T, be Backend) {
 	}
 	if _, n := SearchIDs(t, f.S, f.A, app.CatalogQuery{PageNumber: 1, PageSize: 10}); n != 5 {
 		t.Errorf("search after replace counts %d", n)
+	}
+}
+
+// Items without a part number (labor and fees, mostly) are known by
+// brand, model and name: every store holds their keys, finds them again
+// on the next import, and tells apart names that differ only where a
+// naive join would put its separator.
+func testCatalogImportWithoutPartNumbers(t *testing.T, be Backend) {
+	f := NewFixture(t, be)
+	items := []app.CatalogItem{
+		{ItemType: app.ItemLabor, Name: "NoPN install hour", SellPrice: 9500},
+		{ItemType: app.ItemLabor, Brand: "Acme", Name: "NoPN install hour", SellPrice: 9000},
+		{ItemType: app.ItemFee, Brand: `a","b`, Name: "c", SellPrice: 100},
+		{ItemType: app.ItemFee, Brand: "a", Model: "b", Name: "c", SellPrice: 200},
+		{ItemType: app.ItemFee, Name: `Trip "zone 2", far`, SellPrice: 7500},
+		{ItemType: app.ItemPart, Brand: "Sonos", Name: "Arc", PartNumber: "SON-ARC", SellPrice: 99900},
+	}
+	if rep := ImportItems(t, f.S, f.A, app.CatalogMerge, items); rep.Added != len(items) {
+		t.Fatalf("first import %+v", rep)
+	}
+	first := changesAll(t, f.S, f.A, "", 100)
+	idOf := map[string]int64{}
+	for _, it := range first.Items {
+		idOf[app.CatalogKeyOf(&it)] = it.ID
+	}
+	if len(idOf) != len(items) {
+		t.Fatalf("%d distinct keys among %d items", len(idOf), len(items))
+	}
+	// The same rows, one price changed and the letter case of a name:
+	// the same items, no new ones.
+	again := slices.Clone(items)
+	again[0].SellPrice = 9900
+	again[4].Name = `TRIP "Zone 2", far`
+	rep := ImportItems(t, f.S, f.A, app.CatalogMerge, again)
+	if rep.Added != 0 || rep.Updated != 2 || rep.Unchanged != len(items)-2 {
+		t.Fatalf("second import %+v", rep)
+	}
+	// Replace keeps the items the file names (their IDs too) and removes
+	// the rest.
+	rep = ImportItems(t, f.S, f.A, app.CatalogReplace, again[:3])
+	if rep.Deleted != 3 || rep.Added != 0 || rep.Unchanged != 3 {
+		t.Fatalf("replace %+v", rep)
+	}
+	feed := changesAll(t, f.S, f.A, "", 100)
+	if feed.ItemCount != 3 || len(feed.Items) != 3 {
+		t.Fatalf("after replace %d items (count %d)", len(feed.Items), feed.ItemCount)
+	}
+	for _, it := range feed.Items {
+		if id := idOf[app.CatalogKeyOf(&it)]; id != it.ID {
+			t.Errorf("%q has ID %d, was %d", it.Name, it.ID, id)
+		}
+	}
+	// A removed item named again is a new item.
+	if rep := ImportItems(t, f.S, f.A, app.CatalogMerge, items[3:4]); rep.Added != 1 {
+		t.Errorf("removed item imported again %+v", rep)
+	}
+}
+
+// A Replace that would remove more than app.MaxUnconfirmedRemovalPercent
+// of the catalog, or all of it, removes nothing unless confirmed; the
+// report of one that removes names what it removed.
+func testCatalogReplaceNeedsConfirmation(t *testing.T, be Backend) {
+	f := NewFixture(t, be)
+	items := catalogdemo.Generate(10)
+	ImportItems(t, f.S, f.A, app.CatalogMerge, items)
+	replace := func(confirm bool, keep []app.CatalogItem) (app.CatalogImportReport, error) {
+		rep := app.CatalogImportReport{Mode: app.CatalogReplace, ConfirmRemoval: confirm}
+		err := f.S.Update(ctx, f.A, func(tx store.Tx) error {
+			rep = app.CatalogImportReport{Mode: app.CatalogReplace, ConfirmRemoval: confirm}
+			return tx.ImportCatalog(app.CatalogReplace, app.CatalogRowsOf(keep), &rep)
+		})
+		return rep, err
+	}
+	count := func() int { _, n := SearchIDs(t, f.S, f.A, app.DefaultCatalogQuery()); return n }
+	for _, keep := range [][]app.CatalogItem{nil, items[:4], {{ItemType: app.ItemFee, Name: "Only new", SellPrice: 1}}} {
+		_, err := replace(false, keep)
+		var e *app.Error
+		if !errors.As(err, &e) || e.Kind != app.KindValidationFailed || len(e.Fields) != 1 || e.Fields[0].Field != "ConfirmRemoval" {
+			t.Fatalf("replace keeping %d of 10 unconfirmed: %v", len(keep), err)
+		}
+		if n := count(); n != 10 {
+			t.Fatalf("a refused replace left %d items", n)
+		}
+	}
+	// Half may go without confirmation.
+	rep, err := replace(false, items[:5])
+	if err != nil || rep.Deleted != 5 || len(rep.Removed) != 5 {
+		t.Fatalf("replace removing half: %+v %v", rep, err)
+	}
+	for i, r := range rep.Removed {
+		if r.ID == 0 || r.Name == "" || !slices.ContainsFunc(items[5:], func(it app.CatalogItem) bool { return it.PartNumber == r.PartNumber }) {
+			t.Errorf("removed[%d] = %+v, not one of the items the file left out", i, r)
+		}
+	}
+	rep, err = replace(true, nil)
+	if err != nil || rep.Deleted != 5 || len(rep.Removed) != 5 || count() != 0 {
+		t.Fatalf("confirmed replace with no rows: %+v %v (%d left)", rep, err, count())
 	}
 }
 

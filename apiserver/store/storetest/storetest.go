@@ -51,6 +51,8 @@ func Run(t *testing.T, be Backend) {
 		{"ListPagingEdges", testListPagingEdges},
 		{"Model", testModel},
 		{"CatalogImportMergeReplaceAndFeed", testCatalogImportMergeReplaceAndFeed},
+		{"CatalogImportWithoutPartNumbers", testCatalogImportWithoutPartNumbers},
+		{"CatalogReplaceNeedsConfirmation", testCatalogReplaceNeedsConfirmation},
 		{"CatalogAccountScoping", testCatalogAccountScoping},
 		{"CatalogImportRollsBack", testCatalogImportRollsBack},
 		{"CatalogSearchEqualsReference", testCatalogSearchEqualsReference},
