@@ -278,8 +278,11 @@ func decodeForm(b []byte, spec []field) (fields, error) {
 			}
 			v, err = parseIDOrZero(f, vs[0])
 		case fNumber:
+			// Unlike an empty ID (a form's unselected choice), an empty
+			// number is a typing slip; reading it as absent would answer
+			// 200 and change nothing.
 			if strings.TrimSpace(vs[0]) == "" {
-				continue
+				return nil, app.Invalid(f.name, "is empty; give a number or leave the field out")
 			}
 			v = strings.TrimSpace(vs[0])
 		}

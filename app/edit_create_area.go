@@ -30,7 +30,7 @@ func (m *CreateArea) Route() Route {
 func (m *CreateArea) Params() []Param {
 	return []Param{
 		proposalParam(&m.ID),
-		BodyText("Name", &m.Name, "The area name, unique in the proposal.").Max(MaxNameLength),
+		BodyText("Name", &m.Name, "The area name, unique in the proposal.").Max(MaxNameLength).NonBlank(),
 	}
 }
 

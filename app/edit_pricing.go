@@ -30,8 +30,8 @@ func (m *SetPricing) Params() []Param {
 	return []Param{
 		proposalParam(&m.ID),
 		BodyEnum("PartsDiscountType", &m.DiscountType, DiscountTypes, "Percentage or Amount."),
-		BodyPercent("PartsDiscountPercentage", &m.DiscountPercentage, "0 to 100, at most 4 decimals."),
-		BodyMoney("PartsDiscountAmount", &m.DiscountAmount, "0 to 10,000,000, at most the currency's decimals."),
+		BodyPercent("PartsDiscountPercentage", &m.DiscountPercentage, "0 to 100, at most 4 decimals.").Within(0, int64(HundredPercent)),
+		BodyMoney("PartsDiscountAmount", &m.DiscountAmount, "0 to 10,000,000, at most the currency's decimals.").Within(0, int64(MaxItemPrice)),
 	}
 }
 

@@ -29,7 +29,7 @@ func (m *RenameArea) Params() []Param {
 	return []Param{
 		proposalParam(&m.ID),
 		PathID("AreaId", &m.AreaID),
-		BodyText("Name", &m.Name, "The new area name.").Max(MaxNameLength),
+		BodyText("Name", &m.Name, "The new area name.").Max(MaxNameLength).NonBlank(),
 	}
 }
 

@@ -27,7 +27,7 @@ func (m *UpdateProposal) Route() Route {
 func (m *UpdateProposal) Params() []Param {
 	return []Param{
 		proposalParam(&m.ID),
-		BodyText("Name", &m.Name, "The new name.").Max(MaxNameLength),
+		BodyText("Name", &m.Name, "The new name.").Max(MaxNameLength).NonBlank(),
 		BodyID("SalesPersonId", &m.SalesPersonID, "A user of the same account."),
 	}
 }

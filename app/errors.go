@@ -37,6 +37,9 @@ const (
 	// KindUnavailable: the server cannot reach its database right now; the
 	// request changed nothing and may be sent again.
 	KindUnavailable Kind = "Unavailable"
+	// KindMethodNotAllowed: the path exists but does not take the
+	// request's method; the answer's Allow header lists those it takes.
+	KindMethodNotAllowed Kind = "MethodNotAllowed"
 )
 
 // Kinds lists every kind, in the contract's order.
@@ -47,6 +50,7 @@ var Kinds = []Kind{
 	KindNotFound, KindProposalLocked, KindNoContactAssigned, KindInvalidTransition,
 	KindIdempotencyKeyReused, KindPreconditionFailed, KindPayloadTooLarge,
 	KindUnsupportedMediaType, KindRateLimited, KindInternal, KindUnavailable,
+	KindMethodNotAllowed,
 }
 
 // ParseKind maps an errorCode from a response body back to its Kind. An
