@@ -38,19 +38,9 @@ type field struct {
 // Absent fields (and JSON nulls) are not in the map.
 type fields map[string]any
 
-func (f fields) str(name string) (string, bool) {
-	v, ok := f[name].(string)
-	return v, ok
-}
-
 func (f fields) id(name string) (int64, bool) {
 	v, ok := f[name].(int64)
 	return v, ok
-}
-
-func (f fields) boolean(name string) bool {
-	v, _ := f[name].(bool)
-	return v
 }
 
 // maxFieldBytes bounds one string field before the rules check its

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -91,13 +92,11 @@ func casesFor(s map[string]any, required bool) []limitCase {
 	if m, ok := num("multipleOf"); ok {
 		step = m
 	}
-	text := func(r *big.Rat) json.Number {
-		places := 0
-		for d := new(big.Rat).Set(step); !d.IsInt(); d.Mul(d, big.NewRat(10, 1)) {
-			places++
-		}
-		return json.Number(r.FloatString(places))
+	places := 0
+	for d := new(big.Rat).Set(step); !d.IsInt(); d.Mul(d, big.NewRat(10, 1)) {
+		places++
 	}
+	text := func(r *big.Rat) json.Number { return json.Number(r.FloatString(places)) }
 	isID := s["type"] == "integer" && fmt.Sprint(s["minimum"]) == "1"
 	if lo, ok := num("minimum"); ok {
 		if !isID {
@@ -114,8 +113,7 @@ func casesFor(s map[string]any, required bool) []limitCase {
 			limitCase{"above maximum", text(new(big.Rat).Add(hi, step)), false, false})
 	}
 	if _, ok := num("multipleOf"); ok {
-		finer := new(big.Rat).Mul(step, big.NewRat(1, 10))
-		// One unit over the lower end, written with one decimal too many.
+		// Just above the lower end, with one decimal more than allowed.
 		lo, _ := num("minimum")
 		if lo == nil {
 			lo, _ = num("exclusiveMinimum")
@@ -123,8 +121,8 @@ func casesFor(s map[string]any, required bool) []limitCase {
 		if lo == nil {
 			lo = new(big.Rat)
 		}
-		v := new(big.Rat).Add(lo, step)
-		out = append(out, limitCase{"one more decimal than multipleOf", json.Number(new(big.Rat).Add(v, finer).FloatString(len(text(finer)))), false, false})
+		finer := new(big.Rat).Add(lo, new(big.Rat).Add(step, new(big.Rat).Mul(step, big.NewRat(1, 10))))
+		out = append(out, limitCase{"one decimal more than multipleOf", json.Number(finer.FloatString(places + 1)), false, false})
 	}
 	if n, ok := num("minLength"); ok {
 		m := int(n.Num().Int64())
@@ -206,6 +204,55 @@ func TestDocumentedLimitsAreEnforced(t *testing.T) {
 			}
 		}
 	}
+	// Query parameters of the reads, from a baseline query each accepts.
+	for _, path := range slices.Sorted(maps.Keys(paths)) {
+		op, ok := paths[path].(map[string]any)["get"].(map[string]any)
+		if !ok {
+			continue
+		}
+		id := op["operationId"].(string)
+		if id == "apiKeyExchange" {
+			// Signed with an empty user key and answered 401 for any
+			// unknown user, so "accepted" needs a real password; its
+			// limits are the sign-in tests' (signin_test.go).
+			continue
+		}
+		for _, prm := range op["parameters"].([]any) {
+			q := prm.(map[string]any)
+			if q["in"] != "query" {
+				continue
+			}
+			name := q["name"].(string)
+			s := resolve(q["schema"].(map[string]any))
+			if s["type"] == "array" {
+				s = resolve(s["items"].(map[string]any))
+			}
+			for _, c := range casesFor(s, false) {
+				if c.inside && strings.Contains(fmt.Sprint(q["description"]), "cursor") {
+					continue // only a cursor the server gave is valid
+				}
+				fx := e.limitFixture()
+				v := url.Values{}
+				for k, val := range queryBaseline(id, fx) {
+					v.Set(k, val)
+				}
+				v.Set(name, fmt.Sprint(c.value))
+				res := e.get(e.main.admin, fillPath(e, path, fx)+"?"+v.Encode())
+				walked++
+				checkLimitAnswer(t, id, name, c, res)
+			}
+			if n, ok := q["schema"].(map[string]any)["maxItems"]; ok {
+				fx := e.limitFixture()
+				ids := make([]string, int(n.(float64))+1) // distinct: repeats count once
+				for i := range ids {
+					ids[i] = strconv.Itoa(i + 1)
+				}
+				res := e.get(e.main.admin, fillPath(e, path, fx)+"?"+name+"="+strings.Join(ids, ","))
+				walked++
+				checkLimitAnswer(t, id, name, limitCase{what: "above maxItems"}, res)
+			}
+		}
+	}
 	// Path IDs: 0 is below every documented minimum of 1.
 	for _, path := range slices.Sorted(maps.Keys(paths)) {
 		for _, method := range slices.Sorted(maps.Keys(paths[path].(map[string]any))) {
@@ -221,6 +268,17 @@ func TestDocumentedLimitsAreEnforced(t *testing.T) {
 	if walked < 100 {
 		t.Fatalf("walked only %d cases; is the document's shape what the test expects?", walked)
 	}
+}
+
+// queryBaseline is what a read needs beside the parameter a case sets.
+func queryBaseline(op string, fx limitFixture) map[string]string {
+	switch op {
+	case "exportProposals":
+		return map[string]string{"Format": "jsonl"}
+	case "syncProposals":
+		return map[string]string{"ids": strconv.FormatInt(fx.proposal, 10)}
+	}
+	return nil
 }
 
 func checkLimitAnswer(t *testing.T, op, field string, c limitCase, r tres) {

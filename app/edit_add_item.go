@@ -100,48 +100,8 @@ func (m *AddItem) Validate() error {
 			return Invalid("Name", "is required without CatalogItemId")
 		}
 	}
-	if m.ItemType != nil {
-		if _, err := parseEnum("ItemType", string(*m.ItemType), ItemTypes); err != nil {
-			return Invalid("ItemType", "%v", err)
-		}
-	}
-	for _, t := range []struct {
-		field string
-		s     *string
-		name  bool
-	}{{"Name", m.Name, true}, {"Brand", m.Brand, false}, {"Model", m.Model, false},
-		{"Description", m.Description, false}, {"ClientNote", m.ClientNote, false}} {
-		if t.s == nil {
-			continue
-		}
-		check := CheckText
-		if t.name {
-			check = CheckName
-		}
-		if err := check(t.field, *t.s); err != nil {
-			return err
-		}
-	}
-	return checkItemFigures(m.Quantity, m.SellPrice, m.Cost, m.MSRP)
-}
-
-// checkItemFigures checks the figures an edit sets.
-func checkItemFigures(q *Quantity, sell, cost, msrp *Money) error {
-	if q != nil {
-		if err := checkQuantity("Quantity", *q); err != nil {
-			return err
-		}
-	}
-	for _, f := range []struct {
-		name string
-		v    *Money
-	}{{"SellPrice", sell}, {"Cost", cost}, {"Msrp", msrp}} {
-		if f.v != nil {
-			if err := checkPrice(f.name, *f.v); err != nil {
-				return err
-			}
-		}
-	}
+	// Lengths, ranges and the item type's values are the params'
+	// declarations, checked by Apply before Validate.
 	return nil
 }
 

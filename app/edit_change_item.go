@@ -92,28 +92,15 @@ func (m *ChangeItem) Describe() string {
 }
 
 func (m *ChangeItem) Validate() error {
-	if m.Name != nil {
-		if err := CheckName("Name", *m.Name); err != nil {
-			return err
-		}
-	}
-	for _, t := range []struct {
-		field string
-		s     *string
-	}{{"Description", m.Description}, {"ClientNote", m.ClientNote}} {
-		if t.s != nil {
-			if err := CheckText(t.field, *t.s); err != nil {
-				return err
-			}
-		}
-	}
+	// Lengths and ranges are the params' declarations, checked by Apply
+	// before Validate.
 	if m.ParentID != nil && *m.ParentID < 0 && !IsTemporaryID(*m.ParentID) {
 		return Invalid("ParentId", "must be an item ID or 0")
 	}
 	if m.Position != nil && *m.Position < 0 {
 		return Invalid("Position", "must be 0 or more")
 	}
-	return checkItemFigures(m.Quantity, m.SellPrice, m.Cost, nil)
+	return nil
 }
 
 func (m *ChangeItem) apply(p *Proposal, env *Env) error {

@@ -43,17 +43,8 @@ func (m *SetPricing) Validate() error {
 	if m.DiscountType == nil && m.DiscountPercentage == nil && m.DiscountAmount == nil {
 		return Invalid("PartsDiscountType", "give a discount type, percentage or amount")
 	}
-	if m.DiscountType != nil {
-		if _, err := parseEnum("PartsDiscountType", string(*m.DiscountType), DiscountTypes); err != nil {
-			return Invalid("PartsDiscountType", "%v", err)
-		}
-	}
-	if r := m.DiscountPercentage; r != nil && (*r < 0 || *r > HundredPercent) {
-		return Invalid("PartsDiscountPercentage", "must be from 0 to 100")
-	}
-	if a := m.DiscountAmount; a != nil {
-		return checkPrice("PartsDiscountAmount", *a)
-	}
+	// The type's values and the ranges are the params' declarations,
+	// checked by Apply before Validate.
 	return nil
 }
 

@@ -53,11 +53,6 @@ func (m *UpdateProposal) Describe() string {
 }
 
 func (m *UpdateProposal) Validate() error {
-	if m.Name != nil {
-		if err := CheckName("Name", *m.Name); err != nil {
-			return err
-		}
-	}
 	if m.SalesPersonID != nil && *m.SalesPersonID <= 0 {
 		return Invalid("SalesPersonId", "must be a user ID")
 	}

@@ -107,6 +107,14 @@ func Invalid(field, format string, args ...any) *Error {
 		Fields: []FieldError{{Field: field, Message: msg}}}
 }
 
+// InvalidPaging is an InvalidPaging error naming the paging parameter,
+// in the message and in Fields as a ValidationFailed error does.
+func InvalidPaging(field, format string, args ...any) *Error {
+	msg := fmt.Sprintf(format, args...)
+	return &Error{Kind: KindInvalidPaging, Message: field + " " + msg,
+		Fields: []FieldError{{Field: field, Message: msg}}}
+}
+
 // KindOf returns the kind of err, or KindInternal for errors that carry
 // none (a failed disk, a bug). A nil error has no kind ("").
 func KindOf(err error) Kind {
