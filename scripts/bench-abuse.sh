@@ -15,17 +15,12 @@ duration=${DURATION:-30}
 grow=${GROW:-30}
 reps=${REPS:-3}
 port=${PORT:-18090}
+. "$(dirname "$0")/demo-server.sh"
 loadbin=$2 # the client: the old binary may lack the big-text scenario
 one() { # binary label
 	bin=$1
 	data=$(mktemp -d)
-	"$bin" serve --demo --demo-proposals "$proposals" --data "$data" --addr "127.0.0.1:$port" >"$data/server.log" 2>&1 &
-	pid=$!
-	i=0
-	until [ -s "$data/demo.json" ] && curl -s -o /dev/null "http://127.0.0.1:$port/openapi.json"; do
-		i=$((i + 1)); [ $i -lt 600 ] || { echo "server did not start" >&2; cat "$data/server.log" >&2; exit 1; }
-		sleep 0.5
-	done
+	demo_server "$bin" "$data" "$port" "$proposals"
 	who() { jq -r ".accounts[$1].users[] | select(.role==\"Admin\") | .$2" "$data/demo.json" | head -1; }
 	u1=$(who 0 email) p1=$(who 0 password) u2=$(who 1 email) p2=$(who 1 password)
 	measure() { # scenario clients
