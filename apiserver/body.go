@@ -38,19 +38,9 @@ type field struct {
 // Absent fields (and JSON nulls) are not in the map.
 type fields map[string]any
 
-func (f fields) str(name string) (string, bool) {
-	v, ok := f[name].(string)
-	return v, ok
-}
-
 func (f fields) id(name string) (int64, bool) {
 	v, ok := f[name].(int64)
 	return v, ok
-}
-
-func (f fields) boolean(name string) bool {
-	v, _ := f[name].(bool)
-	return v
 }
 
 // maxFieldBytes bounds one string field before the rules check its
@@ -278,8 +268,11 @@ func decodeForm(b []byte, spec []field) (fields, error) {
 			}
 			v, err = parseIDOrZero(f, vs[0])
 		case fNumber:
+			// Unlike an empty ID (a form's unselected choice), an empty
+			// number is a typing slip; reading it as absent would answer
+			// 200 and change nothing.
 			if strings.TrimSpace(vs[0]) == "" {
-				continue
+				return nil, app.Invalid(f.name, "is empty; give a number or leave the field out")
 			}
 			v = strings.TrimSpace(vs[0])
 		}

@@ -93,7 +93,7 @@ func parseFeedPage(values url.Values, def, most int) (since string, limit int, e
 		case strings.EqualFold(k, "Limit") && strings.TrimSpace(vs[0]) != "":
 			n, err := strconv.Atoi(strings.TrimSpace(vs[0]))
 			if err != nil || n < 1 || n > most {
-				return "", 0, app.Errorf(app.KindInvalidPaging, "Limit must be a whole number from 1 to %d, not %q", most, vs[0])
+				return "", 0, app.InvalidPaging("Limit", "must be a whole number from 1 to %d, not %q", most, vs[0])
 			}
 			limit = n
 		}

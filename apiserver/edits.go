@@ -56,17 +56,13 @@ func (c *call) decodeEdit(k app.MutationKind) (app.Mutation, error) {
 			return nil, err
 		}
 	}
-	body := app.BodyParams(m)
-	spec := make([]field, 0, len(body)+len(path))
-	for _, p := range body {
-		spec = append(spec, field{p.Name, wireType(p)})
-	}
+	var echo []field
 	if route.BodyRepeatsPath {
 		for _, p := range path {
-			spec = append(spec, field{p.Name, fID})
+			echo = append(echo, field{p.Name, fID})
 		}
 	}
-	f, err := c.decodeBody(spec)
+	f, err := c.decodeParams(app.BodyParams(m), echo...)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +74,25 @@ func (c *call) decodeEdit(k app.MutationKind) (app.Mutation, error) {
 			}
 		}
 	}
-	for _, p := range body {
+	return m, nil
+}
+
+// decodeParams reads the body into the declared params (and the extra
+// fields, returned undecoded): each given value is set and a required
+// one must be given. The declared limits (length, range, enumeration)
+// are app's to check, in Apply and in the people inputs, so the desktop
+// refuses the same values offline.
+func (c *call) decodeParams(params []app.Param, extra ...field) (fields, error) {
+	spec := make([]field, 0, len(params)+len(extra))
+	for _, p := range params {
+		spec = append(spec, field{p.Name, wireType(p)})
+	}
+	spec = append(spec, extra...)
+	f, err := c.decodeBody(spec)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range params {
 		v, given := f[p.Name]
 		if s, isText := v.(string); given && isText && p.OmitBlank && strings.TrimSpace(s) == "" {
 			given = false
@@ -93,7 +107,7 @@ func (c *call) decodeEdit(k app.MutationKind) (app.Mutation, error) {
 			return nil, err
 		}
 	}
-	return m, nil
+	return f, nil
 }
 
 func wireType(p app.Param) fieldType {

@@ -36,6 +36,7 @@ var kindStatus = map[app.Kind]int{
 	app.KindRateLimited:          http.StatusTooManyRequests,
 	app.KindInternal:             http.StatusInternalServerError,
 	app.KindUnavailable:          http.StatusServiceUnavailable,
+	app.KindMethodNotAllowed:     http.StatusMethodNotAllowed,
 }
 
 // StatusOf is the HTTP status of an error kind.

@@ -186,7 +186,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.writeErrorBody(sw, r, http.StatusNotFound, app.KindNotFound,
 			"There is no API endpoint at "+r.URL.Path+".", nil)
 	case http.StatusMethodNotAllowed:
-		s.writeErrorBody(sw, r, http.StatusMethodNotAllowed, app.KindNotFound,
+		s.writeErrorBody(sw, r, http.StatusMethodNotAllowed, app.KindMethodNotAllowed,
 			fmt.Sprintf("%s is not supported at %s; allowed: %s.", r.Method, r.URL.Path, sw.Header().Get("Allow")), nil)
 	}
 }

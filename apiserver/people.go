@@ -55,22 +55,11 @@ func (s *Server) getPerson(c *call) error {
 	})
 }
 
-var personFields = []field{
-	{"PartyType", fString}, {"ContactType", fString}, {"FirstName", fString}, {"LastName", fString},
-	{"CompanyName", fString}, {"ContactEmail", fString}, {"ContactPhone", fString},
-}
-
 // POST /public/people
 func (s *Server) createPerson(c *call) error {
-	f, err := c.decodeBody(personFields)
-	if err != nil {
+	var in app.NewContact
+	if _, err := c.decodeParams(in.Params()); err != nil {
 		return err
-	}
-	str := func(n string) string { v, _ := f.str(n); return v }
-	in := app.NewContact{
-		PartyType: app.PartyType(str("PartyType")), ContactType: app.ContactType(str("ContactType")),
-		FirstName: str("FirstName"), LastName: str("LastName"), CompanyName: str("CompanyName"),
-		ContactEmail: str("ContactEmail"), ContactPhone: str("ContactPhone"),
 	}
 	if _, err := in.Contact(0); err != nil {
 		return err
@@ -108,11 +97,6 @@ func (s *Server) listLocations(c *call) error {
 	})
 }
 
-var locationFields = []field{
-	{"Street", fString}, {"Suite", fString}, {"City", fString}, {"PostalCode", fString},
-	{"State", fString}, {"Country", fString}, {"Phone", fString}, {"IsPrimary", fBool}, {"IsBilling", fBool},
-}
-
 // POST /public/people/{PersonId}/location. A new primary location takes
 // the flag from the contact's other locations.
 func (s *Server) createLocation(c *call) error {
@@ -120,15 +104,9 @@ func (s *Server) createLocation(c *call) error {
 	if err != nil {
 		return err
 	}
-	f, err := c.decodeBody(locationFields)
-	if err != nil {
+	var in app.NewLocation
+	if _, err := c.decodeParams(in.Params()); err != nil {
 		return err
-	}
-	str := func(n string) string { v, _ := f.str(n); return v }
-	in := app.NewLocation{
-		Street: str("Street"), Suite: str("Suite"), City: str("City"), PostalCode: str("PostalCode"),
-		State: str("State"), Country: str("Country"), Phone: str("Phone"),
-		IsPrimary: f.boolean("IsPrimary"), IsBilling: f.boolean("IsBilling"),
 	}
 	if _, err := in.Location(0, id); err != nil {
 		return err

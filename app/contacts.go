@@ -22,9 +22,26 @@ type NewContact struct {
 	ContactPhone string      `json:"contactPhone"`
 }
 
+// Params are the request values of "create person", with the limits
+// the server, the desktop and the API document share.
+func (n *NewContact) Params() []Param {
+	return []Param{
+		BodyEnum("PartyType", &n.PartyType, []PartyType{PartyPerson, PartyCompany}, "Person or Company, in any letter case.").Require(),
+		BodyEnum("ContactType", &n.ContactType, []ContactType{ContactClient, ContactEmployee, ContactContractor, ContactOther}, "In any letter case.").Require(),
+		BodyText("FirstName", &n.FirstName, "").Max(MaxNameLength).NonBlank().Require(),
+		BodyText("LastName", &n.LastName, "").Max(MaxNameLength),
+		BodyText("CompanyName", &n.CompanyName, "Required when PartyType is Company.").Max(MaxNameLength),
+		BodyText("ContactEmail", &n.ContactEmail, "An email address; empty for none.").Max(MaxNameLength).As("email"),
+		BodyText("ContactPhone", &n.ContactPhone, "").Max(MaxNameLength),
+	}
+}
+
 // Contact validates the input and returns the contact it describes, with
 // the given ID.
 func (n NewContact) Contact(id int64) (Contact, error) {
+	if err := CheckParams(n.Params()); err != nil {
+		return Contact{}, err
+	}
 	pt, err := ParsePartyType(string(n.PartyType))
 	if err != nil || pt == PartyUndefined {
 		return Contact{}, Invalid("PartyType", "must be Person or Company")
@@ -41,17 +58,7 @@ func (n NewContact) Contact(id int64) (Contact, error) {
 			return Contact{}, err
 		}
 	}
-	for field, v := range map[string]string{"LastName": n.LastName, "CompanyName": n.CompanyName, "ContactPhone": n.ContactPhone} {
-		if v != "" {
-			if err := CheckName(field, v); err != nil {
-				return Contact{}, err
-			}
-		}
-	}
 	if n.ContactEmail != "" {
-		if err := CheckName("ContactEmail", n.ContactEmail); err != nil {
-			return Contact{}, err
-		}
 		if _, err := mail.ParseAddress(n.ContactEmail); err != nil {
 			return Contact{}, Invalid("ContactEmail", "is not an email address")
 		}
@@ -73,20 +80,25 @@ type NewLocation struct {
 	IsBilling  bool   `json:"isBilling"`
 }
 
+// Params are the request values of "create location", with their
+// limits.
+func (n *NewLocation) Params() []Param {
+	text := func(name string, dst *string) Param { return BodyText(name, dst, "").Max(MaxNameLength) }
+	return []Param{
+		text("Street", &n.Street).NonBlank().Require(),
+		text("Suite", &n.Suite), text("City", &n.City), text("PostalCode", &n.PostalCode),
+		text("State", &n.State), text("Country", &n.Country), text("Phone", &n.Phone),
+		BodyBool("IsPrimary", &n.IsPrimary, "Make this the contact's primary location."),
+		BodyBool("IsBilling", &n.IsBilling, ""),
+	}
+}
+
 // Location validates the input and returns the location it describes. A
 // two-letter state is taken as the abbreviation; a state name the tax
 // table knows gets its abbreviation filled in.
 func (n NewLocation) Location(id, contactID int64) (ContactLocation, error) {
-	if err := CheckName("Street", n.Street); err != nil {
+	if err := CheckParams(n.Params()); err != nil {
 		return ContactLocation{}, err
-	}
-	for field, v := range map[string]string{"Suite": n.Suite, "City": n.City, "PostalCode": n.PostalCode,
-		"State": n.State, "Country": n.Country, "Phone": n.Phone} {
-		if v != "" {
-			if err := CheckName(field, v); err != nil {
-				return ContactLocation{}, err
-			}
-		}
 	}
 	if IsUSCountry(n.Country) && n.PostalCode != "" && !usZIP.MatchString(n.PostalCode) {
 		return ContactLocation{}, Invalid("PostalCode", "must be a US ZIP code: 5 digits, or 5+4 (12345-6789)")

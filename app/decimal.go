@@ -15,6 +15,10 @@ import (
 
 var errOverflow = errors.New("value out of range")
 
+// errExponent: 1e2 is refused rather than read, so that what a client
+// sends is stored exactly as written or refused.
+var errExponent = errors.New("exponent notation is not accepted")
+
 // mulDivRound returns a*b/d rounded half away from zero. The product is
 // taken in 128 bits so that, for example, a price times a quantity never
 // wraps before the division brings it back into range.
@@ -71,7 +75,7 @@ func parseFixed(s string, places int) (int64, error) {
 		return 0, fmt.Errorf("%q is not a number", orig)
 	}
 	if strings.ContainsAny(s, "eE") {
-		return 0, fmt.Errorf("%q: exponent notation is not accepted", orig)
+		return 0, fmt.Errorf("%q: %w", orig, errExponent)
 	}
 	// Trailing zeros past the scale carry no value ("1.500" is 1.50).
 	frac = strings.TrimRight(frac, "0")

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -91,9 +92,15 @@ type Param struct {
 	ZeroID bool
 	// Enum lists the values of a ParamEnum.
 	Enum []string
-	// MaxLength bounds a text in characters (for the API documentation;
-	// Validate enforces it).
-	MaxLength int
+	// MinLength and MaxLength bound a text in characters. A MinLength
+	// of 1 also refuses a text of only spaces (a name).
+	MinLength, MaxLength int
+	// Bounds is a number's range, in the type's smallest unit (cents,
+	// ten-thousandths); nil for none.
+	Bounds *Bounds
+	// Format names a text's form for the API documentation ("email");
+	// the rules that own the value check it.
+	Format string
 	// Doc describes the value for the API documentation.
 	Doc string
 
@@ -157,6 +164,24 @@ func BodyEnum[E ~string, T *E | **E](name string, target T, values []E, doc stri
 
 // Max records a text's length limit.
 func (p Param) Max(n int) Param { p.MaxLength = n; return p }
+
+// As records a text's form for the API documentation.
+func (p Param) As(format string) Param { p.Format = format; return p }
+
+// NonBlank records that a text holds at least one character that is not
+// a space.
+func (p Param) NonBlank() Param { p.MinLength = 1; return p }
+
+// Within records a number's range, both ends allowed, in the type's
+// smallest unit.
+func (p Param) Within(lo, hi int64) Param { p.Bounds = &Bounds{Min: lo, Max: hi}; return p }
+
+// Above records a number's range whose lower end is refused (a quantity
+// is more than 0).
+func (p Param) Above(lo, hi int64) Param {
+	p.Bounds = &Bounds{Min: lo, Max: hi, MinExclusive: true}
+	return p
+}
 
 // AllowZero lets a body ID be 0 ("none").
 func (p Param) AllowZero() Param { p.ZeroID = true; return p }
@@ -303,11 +328,15 @@ func (p Param) setNumber(v any) error {
 	default:
 		panic(fmt.Sprintf("bug: param %s has an unsupported target %T", p.Name, p.target))
 	}
-	if err != nil {
-		places := map[ParamType]int{ParamMoney: moneyPlaces, ParamQuantity: quantityPlaces, ParamPercent: ratePlaces}[p.Type]
-		return Invalid(p.Name, "must be a number with at most %d decimal places", places)
+	switch {
+	case err == nil:
+		return nil
+	case strings.TrimSpace(text) == "":
+		return Invalid(p.Name, "is empty; give a number or leave the field out")
+	case errors.Is(err, errExponent):
+		return Invalid(p.Name, "is written with an exponent (%s); exponents are not accepted, write the number in full", text)
 	}
-	return nil
+	return Invalid(p.Name, "must be a number with at most %d decimal places", p.Places())
 }
 
 // parseInto and parseIntoPtr write a parsed value only when it parses.

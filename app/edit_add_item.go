@@ -48,14 +48,14 @@ func (m *AddItem) Params() []Param {
 		PathID("AreaOptionId", &m.OptionID),
 		BodyID("CatalogItemId", &m.CatalogItemID, "A catalog item of the account to copy (404 when unknown)."),
 		BodyEnum("ItemType", &m.ItemType, ItemTypes, "Part, Labor, Fee or CustomItem; required without CatalogItemId."),
-		BodyText("Name", &m.Name, "The item's name; required without CatalogItemId.").Max(MaxNameLength),
+		BodyText("Name", &m.Name, "The item's name; required without CatalogItemId.").Max(MaxNameLength).NonBlank(),
 		BodyText("Brand", &m.Brand, "Brand.").Max(MaxNameLength),
 		BodyText("Model", &m.Model, "Model or part number.").Max(MaxNameLength),
 		BodyText("Description", &m.Description, "Description.").Max(MaxTextLength),
-		BodyMoney("SellPrice", &m.SellPrice, "Unit sell price, 0 to 10,000,000, at most the currency's decimals."),
-		BodyMoney("Cost", &m.Cost, "Unit cost (needs ViewCosts), 0 to 10,000,000."),
-		BodyMoney("Msrp", &m.MSRP, "Manufacturer's list price, 0 to 10,000,000."),
-		BodyQuantity("Quantity", &m.Quantity, "More than 0, at most 1,000,000, at most 4 decimals; default 1."),
+		BodyMoney("SellPrice", &m.SellPrice, "Unit sell price, 0 to 10,000,000, at most the currency's decimals; price × quantity at most 100,000,000,000.00.").Within(0, int64(MaxItemPrice)),
+		BodyMoney("Cost", &m.Cost, "Unit cost (needs ViewCosts), 0 to 10,000,000.").Within(0, int64(MaxItemPrice)),
+		BodyMoney("Msrp", &m.MSRP, "Manufacturer's list price, 0 to 10,000,000.").Within(0, int64(MaxItemPrice)),
+		BodyQuantity("Quantity", &m.Quantity, "More than 0, at most 1,000,000, at most 4 decimals; default 1; price × quantity at most 100,000,000,000.00.").Above(0, int64(MaxItemQuantity)),
 		BodyID("ParentId", &m.ParentID, "Nest under this item of the same option."),
 		BodyBool("IsTaxExempt", &m.IsTaxExempt, "Exempt from sales tax."),
 		BodyBool("IsRecurringService", &m.IsRecurringService, "A recurring service (monthly), totalled apart."),
@@ -100,48 +100,8 @@ func (m *AddItem) Validate() error {
 			return Invalid("Name", "is required without CatalogItemId")
 		}
 	}
-	if m.ItemType != nil {
-		if _, err := parseEnum("ItemType", string(*m.ItemType), ItemTypes); err != nil {
-			return Invalid("ItemType", "%v", err)
-		}
-	}
-	for _, t := range []struct {
-		field string
-		s     *string
-		name  bool
-	}{{"Name", m.Name, true}, {"Brand", m.Brand, false}, {"Model", m.Model, false},
-		{"Description", m.Description, false}, {"ClientNote", m.ClientNote, false}} {
-		if t.s == nil {
-			continue
-		}
-		check := CheckText
-		if t.name {
-			check = CheckName
-		}
-		if err := check(t.field, *t.s); err != nil {
-			return err
-		}
-	}
-	return checkItemFigures(m.Quantity, m.SellPrice, m.Cost, m.MSRP)
-}
-
-// checkItemFigures checks the figures an edit sets.
-func checkItemFigures(q *Quantity, sell, cost, msrp *Money) error {
-	if q != nil {
-		if err := checkQuantity("Quantity", *q); err != nil {
-			return err
-		}
-	}
-	for _, f := range []struct {
-		name string
-		v    *Money
-	}{{"SellPrice", sell}, {"Cost", cost}, {"Msrp", msrp}} {
-		if f.v != nil {
-			if err := checkPrice(f.name, *f.v); err != nil {
-				return err
-			}
-		}
-	}
+	// Lengths, ranges and the item type's values are the params'
+	// declarations, checked by Apply before Validate.
 	return nil
 }
 

@@ -40,10 +40,10 @@ func (m *ChangeItem) Params() []Param {
 	return []Param{
 		proposalParam(&m.ID),
 		PathID("ItemId", &m.ItemID),
-		BodyQuantity("Quantity", &m.Quantity, "More than 0, at most 1,000,000, at most 4 decimals."),
-		BodyMoney("SellPrice", &m.SellPrice, "Unit sell price, 0 to 10,000,000."),
-		BodyMoney("Cost", &m.Cost, "Unit cost (needs ViewCosts), 0 to 10,000,000."),
-		BodyText("Name", &m.Name, "The item's name.").Max(MaxNameLength),
+		BodyQuantity("Quantity", &m.Quantity, "More than 0, at most 1,000,000, at most 4 decimals; price × quantity at most 100,000,000,000.00.").Above(0, int64(MaxItemQuantity)),
+		BodyMoney("SellPrice", &m.SellPrice, "Unit sell price, 0 to 10,000,000; price × quantity at most 100,000,000,000.00.").Within(0, int64(MaxItemPrice)),
+		BodyMoney("Cost", &m.Cost, "Unit cost (needs ViewCosts), 0 to 10,000,000.").Within(0, int64(MaxItemPrice)),
+		BodyText("Name", &m.Name, "The item's name.").Max(MaxNameLength).NonBlank(),
 		BodyText("Description", &m.Description, "Description.").Max(MaxTextLength),
 		BodyText("ClientNote", &m.ClientNote, "A note the client sees.").Max(MaxTextLength),
 		BodyBool("IsTaxExempt", &m.IsTaxExempt, "Exempt from sales tax."),
@@ -92,28 +92,15 @@ func (m *ChangeItem) Describe() string {
 }
 
 func (m *ChangeItem) Validate() error {
-	if m.Name != nil {
-		if err := CheckName("Name", *m.Name); err != nil {
-			return err
-		}
-	}
-	for _, t := range []struct {
-		field string
-		s     *string
-	}{{"Description", m.Description}, {"ClientNote", m.ClientNote}} {
-		if t.s != nil {
-			if err := CheckText(t.field, *t.s); err != nil {
-				return err
-			}
-		}
-	}
+	// Lengths and ranges are the params' declarations, checked by Apply
+	// before Validate.
 	if m.ParentID != nil && *m.ParentID < 0 && !IsTemporaryID(*m.ParentID) {
 		return Invalid("ParentId", "must be an item ID or 0")
 	}
 	if m.Position != nil && *m.Position < 0 {
 		return Invalid("Position", "must be 0 or more")
 	}
-	return checkItemFigures(m.Quantity, m.SellPrice, m.Cost, nil)
+	return nil
 }
 
 func (m *ChangeItem) apply(p *Proposal, env *Env) error {

@@ -19,7 +19,7 @@ func init() {
 func (m *CreateArea) Kind() MutationKind   { return KindCreateArea }
 func (m *CreateArea) Operation() Operation { return OpCreateArea }
 func (m *CreateArea) ProposalID() int64    { return m.ID }
-func (m *CreateArea) Validate() error      { return CheckName("Name", m.Name) }
+func (m *CreateArea) Validate() error      { return nil } // Name's limits are its param's
 
 func (m *CreateArea) Route() Route {
 	return Route{Method: "POST", Path: "/public/proposals/{ProposalId}/area",
@@ -30,7 +30,7 @@ func (m *CreateArea) Route() Route {
 func (m *CreateArea) Params() []Param {
 	return []Param{
 		proposalParam(&m.ID),
-		BodyText("Name", &m.Name, "The area name, unique in the proposal.").Max(MaxNameLength),
+		BodyText("Name", &m.Name, "The area name, unique in the proposal.").Max(MaxNameLength).NonBlank(),
 	}
 }
 

@@ -30,8 +30,8 @@ func (m *SetPricing) Params() []Param {
 	return []Param{
 		proposalParam(&m.ID),
 		BodyEnum("PartsDiscountType", &m.DiscountType, DiscountTypes, "Percentage or Amount."),
-		BodyPercent("PartsDiscountPercentage", &m.DiscountPercentage, "0 to 100, at most 4 decimals."),
-		BodyMoney("PartsDiscountAmount", &m.DiscountAmount, "0 to 10,000,000, at most the currency's decimals."),
+		BodyPercent("PartsDiscountPercentage", &m.DiscountPercentage, "0 to 100, at most 4 decimals.").Within(0, int64(HundredPercent)),
+		BodyMoney("PartsDiscountAmount", &m.DiscountAmount, "0 to 10,000,000, at most the currency's decimals.").Within(0, int64(MaxItemPrice)),
 	}
 }
 
@@ -43,17 +43,8 @@ func (m *SetPricing) Validate() error {
 	if m.DiscountType == nil && m.DiscountPercentage == nil && m.DiscountAmount == nil {
 		return Invalid("PartsDiscountType", "give a discount type, percentage or amount")
 	}
-	if m.DiscountType != nil {
-		if _, err := parseEnum("PartsDiscountType", string(*m.DiscountType), DiscountTypes); err != nil {
-			return Invalid("PartsDiscountType", "%v", err)
-		}
-	}
-	if r := m.DiscountPercentage; r != nil && (*r < 0 || *r > HundredPercent) {
-		return Invalid("PartsDiscountPercentage", "must be from 0 to 100")
-	}
-	if a := m.DiscountAmount; a != nil {
-		return checkPrice("PartsDiscountAmount", *a)
-	}
+	// The type's values and the ranges are the params' declarations,
+	// checked by Apply before Validate.
 	return nil
 }
 

@@ -17,7 +17,7 @@ func init() {
 func (m *RenameArea) Kind() MutationKind   { return KindRenameArea }
 func (m *RenameArea) Operation() Operation { return OpRenameArea }
 func (m *RenameArea) ProposalID() int64    { return m.ID }
-func (m *RenameArea) Validate() error      { return CheckName("Name", m.Name) }
+func (m *RenameArea) Validate() error      { return nil } // Name's limits are its param's
 
 func (m *RenameArea) Route() Route {
 	return Route{Method: "POST", Path: "/public/proposals/{ProposalId}/area/{AreaId}",
@@ -29,7 +29,7 @@ func (m *RenameArea) Params() []Param {
 	return []Param{
 		proposalParam(&m.ID),
 		PathID("AreaId", &m.AreaID),
-		BodyText("Name", &m.Name, "The new area name.").Max(MaxNameLength),
+		BodyText("Name", &m.Name, "The new area name.").Max(MaxNameLength).NonBlank(),
 	}
 }
 

@@ -27,7 +27,7 @@ func (m *UpdateProposal) Route() Route {
 func (m *UpdateProposal) Params() []Param {
 	return []Param{
 		proposalParam(&m.ID),
-		BodyText("Name", &m.Name, "The new name.").Max(MaxNameLength),
+		BodyText("Name", &m.Name, "The new name.").Max(MaxNameLength).NonBlank(),
 		BodyID("SalesPersonId", &m.SalesPersonID, "A user of the same account."),
 	}
 }
@@ -53,11 +53,6 @@ func (m *UpdateProposal) Describe() string {
 }
 
 func (m *UpdateProposal) Validate() error {
-	if m.Name != nil {
-		if err := CheckName("Name", *m.Name); err != nil {
-			return err
-		}
-	}
 	if m.SalesPersonID != nil && *m.SalesPersonID <= 0 {
 		return Invalid("SalesPersonId", "must be a user ID")
 	}

@@ -37,6 +37,9 @@ const (
 	// KindUnavailable: the server cannot reach its database right now; the
 	// request changed nothing and may be sent again.
 	KindUnavailable Kind = "Unavailable"
+	// KindMethodNotAllowed: the path exists but does not take the
+	// request's method; the answer's Allow header lists those it takes.
+	KindMethodNotAllowed Kind = "MethodNotAllowed"
 )
 
 // Kinds lists every kind, in the contract's order.
@@ -47,6 +50,7 @@ var Kinds = []Kind{
 	KindNotFound, KindProposalLocked, KindNoContactAssigned, KindInvalidTransition,
 	KindIdempotencyKeyReused, KindPreconditionFailed, KindPayloadTooLarge,
 	KindUnsupportedMediaType, KindRateLimited, KindInternal, KindUnavailable,
+	KindMethodNotAllowed,
 }
 
 // ParseKind maps an errorCode from a response body back to its Kind. An
@@ -100,6 +104,14 @@ func Errorf(kind Kind, format string, args ...any) *Error {
 func Invalid(field, format string, args ...any) *Error {
 	msg := fmt.Sprintf(format, args...)
 	return &Error{Kind: KindValidationFailed, Message: field + ": " + msg,
+		Fields: []FieldError{{Field: field, Message: msg}}}
+}
+
+// InvalidPaging is an InvalidPaging error naming the paging parameter,
+// in the message and in Fields as a ValidationFailed error does.
+func InvalidPaging(field, format string, args ...any) *Error {
+	msg := fmt.Sprintf(format, args...)
+	return &Error{Kind: KindInvalidPaging, Message: field + " " + msg,
 		Fields: []FieldError{{Field: field, Message: msg}}}
 }
 

@@ -17,7 +17,8 @@ var contractCodes = []string{
 	"SubscriptionInactive", "PermissionDenied", "NotFound",
 	"ProposalLocked", "NoContactAssigned", "InvalidTransition", "IdempotencyKeyReused",
 	"PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "RateLimited", "InternalError",
-	"Unavailable", // 503 while the database cannot be reached (issue 12)
+	"Unavailable",      // 503 while the database cannot be reached
+	"MethodNotAllowed", // 405, with an Allow header
 }
 
 func TestKindsAreTheContractCodes(t *testing.T) {

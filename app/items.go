@@ -13,21 +13,8 @@ const (
 	MaxItemPrice    Money    = 10_000_000 * 100
 )
 
-// checkQuantity is the item quantity rule: above 0, at most a million.
-func checkQuantity(field string, q Quantity) error {
-	if q <= 0 || q > MaxItemQuantity {
-		return Invalid(field, "must be more than 0 and at most %s", MaxItemQuantity)
-	}
-	return nil
-}
-
-// checkPrice is the rule for sell price, cost and MSRP: 0 to 10,000,000.
-func checkPrice(field string, m Money) error {
-	if m < 0 || m > MaxItemPrice {
-		return Invalid(field, "must be from 0 to %s", MaxItemPrice)
-	}
-	return nil
-}
+// The edits' params declare these bounds (Param.Within, Param.Above),
+// and app.CheckParams enforces them.
 
 // requireCosts refuses to write a cost for a user who may not see costs.
 func requireCosts(env *Env) error {

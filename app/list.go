@@ -138,14 +138,14 @@ func parsePaging(first func(string) (string, bool), max int, number, size *int) 
 	if v, ok := first("PageNumber"); ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return Errorf(KindInvalidPaging, "PageNumber must be a whole number of at least 1, not %q", v)
+			return InvalidPaging("PageNumber", "must be a whole number of at least 1, not %q", v)
 		}
 		*number = n
 	}
 	if v, ok := first("PageSize"); ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > max {
-			return Errorf(KindInvalidPaging, "PageSize must be a whole number from 1 to %d, not %q", max, v)
+			return InvalidPaging("PageSize", "must be a whole number from 1 to %d, not %q", max, v)
 		}
 		*size = n
 	}

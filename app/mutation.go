@@ -89,6 +89,9 @@ func Apply(p *Proposal, m Mutation, env Env) (*Proposal, error) {
 	if err := namesSomething(m); err != nil {
 		return nil, err
 	}
+	if err := CheckParams(BodyParams(m)); err != nil {
+		return nil, err
+	}
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -102,6 +105,9 @@ func Apply(p *Proposal, m Mutation, env Env) (*Proposal, error) {
 		next = p.Clone()
 	}
 	if err := m.apply(next, &env); err != nil {
+		return nil, err
+	}
+	if err := checkProposalSize(p, next); err != nil {
 		return nil, err
 	}
 	now := At(env.Now)

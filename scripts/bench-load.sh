@@ -13,13 +13,8 @@ reps=${REPS:-3}
 port=${PORT:-18080}
 data=$(mktemp -d)
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$data"' EXIT
-"$bin" serve --demo --demo-proposals "$proposals" --data "$data" --addr "127.0.0.1:$port" >"$data/server.log" 2>&1 &
-pid=$!
-i=0
-until [ -s "$data/demo.json" ] && curl -s -o /dev/null "http://127.0.0.1:$port/openapi.json"; do
-	i=$((i + 1)); [ $i -lt 600 ] || { echo "server did not start" >&2; cat "$data/server.log" >&2; exit 1; }
-	sleep 0.5
-done
+. "$(dirname "$0")/demo-server.sh"
+demo_server "$bin" "$data" "$port" "$proposals"
 user=$(jq -r '.accounts[0].users[] | select(.role=="Admin") | .email' "$data/demo.json" | head -1)
 export PD_PASSWORD=$(jq -r --arg u "$user" '.accounts[0].users[] | select(.email==$u) | .password' "$data/demo.json")
 run() { # scenario clients

@@ -271,7 +271,7 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&cfg.Clients, "clients", 8, "concurrent clients `N`")
 	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "how long to measure")
 	fs.DurationVar(&cfg.Warmup, "warmup", time.Second, "how long the clients run before the measured duration, not counted")
-	fs.StringVar(&cfg.Scenario, "scenario", "get", "get, list, create-area, mixed, catalog or failed-signin")
+	fs.StringVar(&cfg.Scenario, "scenario", "get", "get, list, create-area, mixed, catalog, failed-signin or big-text")
 	fs.StringVar(&cfg.SearchText, "search", "residence", "SearchText of the list scenario")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a base URL that is not loopback")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -41,20 +42,9 @@ func editDoc(k app.MutationKind, enums []enum) (opDoc, error) {
 // editBody is the request body of an edit, from its body params (and the
 // path IDs, when the body may repeat them).
 func editBody(m app.Mutation, enums []enum) (*obj, error) {
-	props := o()
-	var required, words []string
-	for _, p := range app.BodyParams(m) {
-		s, err := paramSchema(p, enums)
-		if err != nil {
-			return nil, err
-		}
-		props.set(p.Name, s)
-		if bodyRequired(p) {
-			required = append(required, p.Name)
-			words = append(words, p.Name+" (required)")
-		} else {
-			words = append(words, p.Name)
-		}
+	props, required, words, err := paramProps(app.BodyParams(m), enums)
+	if err != nil {
+		return nil, err
 	}
 	doc := "Fields: " + strings.Join(words, ", ") + "."
 	if m.Route().BodyRepeatsPath {
@@ -75,21 +65,48 @@ func editBody(m app.Mutation, enums []enum) (*obj, error) {
 	return requestBody(props, required, doc), nil
 }
 
-// isName: a text param limited to a name's length is checked by
-// app.CheckName, which refuses a blank one unless blank means absent.
-func isName(p app.Param) bool {
-	return p.Type == app.ParamText && p.MaxLength == app.MaxNameLength && !p.OmitBlank
+// paramProps are the body schema's properties from params, with the names
+// of the required ones, and the fields in words for the body's doc.
+func paramProps(params []app.Param, enums []enum) (props *obj, required, words []string, err error) {
+	props = o()
+	for _, p := range params {
+		s, err := paramSchema(p, enums)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		props.set(p.Name, s)
+		if bodyRequired(p) {
+			required = append(required, p.Name)
+			words = append(words, p.Name+" (required)")
+		} else {
+			words = append(words, p.Name)
+		}
+	}
+	return props, required, words, nil
 }
 
-// bodyRequired: a param marked Required, or a name held in a plain
-// (non-optional) field, where an absent value reads as blank and is
-// refused.
+// paramsBody is the request body of a route that is not an edit, from
+// the params its handler decodes.
+func paramsBody(params []app.Param, doc string) *obj {
+	props, required, _, err := paramProps(params, enums())
+	if err != nil {
+		panic("bug: " + err.Error())
+	}
+	if required == nil {
+		required = []string{}
+	}
+	return requestBody(props, required, doc)
+}
+
+// bodyRequired: a param marked Required, or a text that may not be blank
+// held in a plain (non-optional) field, where an absent value reads as
+// blank and is refused.
 func bodyRequired(p app.Param) bool {
 	if p.Required {
 		return true
 	}
 	_, plain := p.Value() // on a zero mutation, only an optional field is unset
-	return isName(p) && plain
+	return p.Type == app.ParamText && p.MinLength > 0 && plain
 }
 
 func paramSchema(p app.Param, enums []enum) (*obj, error) {
@@ -105,16 +122,20 @@ func paramSchema(p app.Param, enums []enum) (*obj, error) {
 	case app.ParamMoney, app.ParamQuantity, app.ParamPercent:
 		// A JSON number (or its text in a form); more decimals than the
 		// type holds is 400, never rounded.
-		s = o("type", "number")
+		s = o("type", "number", "multipleOf", json.Number(p.FormatBound(1)))
 	case app.ParamBool:
 		s = boolean()
 	case app.ParamText:
 		s = str()
-		if isName(p) {
-			s.set("minLength", 1)
+		if p.MinLength > 0 {
+			s.set("minLength", p.MinLength)
+			s.set("pattern", `\S`) // not only spaces
 		}
 		if p.MaxLength > 0 {
 			s.set("maxLength", p.MaxLength)
+		}
+		if p.Format != "" {
+			s.set("format", p.Format)
 		}
 	case app.ParamEnum:
 		s = enumOf(p.Enum)
@@ -125,6 +146,14 @@ func paramSchema(p app.Param, enums []enum) (*obj, error) {
 		}
 	default:
 		return nil, fmt.Errorf("param %s: no schema for its type %d", p.Name, p.Type)
+	}
+	if b := p.Bounds; b != nil {
+		if b.MinExclusive {
+			s.set("exclusiveMinimum", json.Number(p.FormatBound(b.Min)))
+		} else {
+			s.set("minimum", json.Number(p.FormatBound(b.Min)))
+		}
+		s.set("maximum", json.Number(p.FormatBound(b.Max)))
 	}
 	if p.Doc != "" {
 		s.set("description", p.Doc)

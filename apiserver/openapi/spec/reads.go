@@ -76,8 +76,6 @@ func requestBody(props *obj, required []string, doc string) *obj {
 		"content", o("application/json", o("schema", schema), "application/x-www-form-urlencoded", o("schema", schema)))
 }
 
-func nameSchema() *obj { return o("type", "string", "minLength", 1, "maxLength", 200) }
-
 var (
 	proposalTags = []string{"Proposals"}
 	peopleTags   = []string{"People"}
@@ -128,7 +126,7 @@ func readDocs() map[string]opDoc {
 				o("name", "UserName", "in", "query", "required", true, "schema", o("type", "string", "maxLength", 256), "description", "The user's email, any letter case."),
 				o("name", "Password", "in", "query", "required", true, "schema", o("type", "string", "format", "password")),
 				o("name", "DeviceToken", "in", "query", "schema", o("type", "string"), "description", "The meta.deviceToken of this user's last successful exchange on this device. A token that is not valid for this user (another user's, expired, altered) is ignored, not an error."),
-				o("name", "Accept", "in", "header", "required", true, "schema", enumOf([]string{"application/json"})),
+				o("name", "Accept", "in", "header", "required", false, "schema", enumOf([]string{"application/json"}), "description", "Optional; the answer is JSON whatever it says."),
 			},
 			ok: jsonOK(ref("ExchangeResponse"), "The key."), errors: []string{"BadRequest", "TooManyRequests"}},
 		"GET /public/people": {id: "listPeople", summary: "List people", tags: peopleTags,
@@ -143,15 +141,9 @@ func readDocs() map[string]opDoc {
 			},
 			ok: jsonOK(ref("PeopleResponse"), "A page of people."), errors: []string{"BadRequest"}},
 		"POST /public/people": {id: "createPerson", summary: "Create person", tags: peopleTags, write: true,
-			doc: "Adds a contact. FirstName is required; CompanyName too when PartyType is Company. Names 1..200 characters; ContactEmail must be an email address.",
-			body: requestBody(o(
-				"PartyType", enumOf([]string{"Person", "Company"}),
-				"ContactType", enumOf([]string{"Client", "Employee", "Contractor", "Other"}),
-				"FirstName", nameSchema(), "LastName", nameSchema(), "CompanyName", nameSchema(),
-				"ContactEmail", o("type", "string", "format", "email", "maxLength", 200),
-				"ContactPhone", nameSchema()),
-				[]string{"PartyType", "ContactType", "FirstName"}, "The contact."),
-			ok: jsonOK(ref("ContactSummary"), "The new contact.")},
+			doc:  "Adds a contact. FirstName is required; CompanyName too when PartyType is Company. Texts up to 200 characters; ContactEmail must be an email address.",
+			body: paramsBody(new(app.NewContact).Params(), "The contact."),
+			ok:   jsonOK(ref("ContactSummary"), "The new contact.")},
 		"GET /public/people/{PersonId}": {id: "getPerson", summary: "Get person", tags: peopleTags,
 			doc: "One contact of the account. Works with a lapsed subscription.",
 			ok:  jsonOK(ref("ContactSummary"), "The contact."), errors: []string{"NotFound"}},
@@ -170,11 +162,9 @@ func readDocs() map[string]opDoc {
 			doc: "The contact's locations (at most one isPrimary). Works with a lapsed subscription.",
 			ok:  jsonOK(arr(ref("ContactLocation")), "The locations."), errors: []string{"NotFound"}},
 		"POST /public/people/{PersonId}/location": {id: "createLocation", summary: "Create location", tags: peopleTags, write: true,
-			doc: "Adds a location to the contact. A two-letter State is taken as the abbreviation; a state name the tax table knows gets stateAbbrev filled in. IsPrimary clears the flag on the contact's other locations.",
-			body: requestBody(o("Street", nameSchema(), "Suite", nameSchema(), "City", nameSchema(), "PostalCode", nameSchema(),
-				"State", nameSchema(), "Country", nameSchema(), "Phone", nameSchema(), "IsPrimary", boolean(), "IsBilling", boolean()),
-				[]string{"Street"}, "The location."),
-			ok: jsonOK(ref("ContactLocation"), "The new location."), errors: []string{"NotFound"}},
+			doc:  "Adds a location to the contact. A two-letter State is taken as the abbreviation; a state name the tax table knows gets stateAbbrev filled in. IsPrimary clears the flag on the contact's other locations.",
+			body: paramsBody(new(app.NewLocation).Params(), "The location."),
+			ok:   jsonOK(ref("ContactLocation"), "The new location."), errors: []string{"NotFound"}},
 		"GET /public/users": {id: "listUsers", summary: "List users (extension)", tags: extTags,
 			doc: "The account's users who can be salespeople, as Salesperson objects. Works with a lapsed subscription.",
 			ok:  jsonOK(arr(ref("Salesperson")), "The users.")},

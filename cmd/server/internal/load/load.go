@@ -33,10 +33,14 @@ const (
 	ScenarioCatalog    = "catalog"     // GET the catalog search as a picker types (catalog.go)
 	// ScenarioFailedSignIn: key exchanges with wrong passwords (signin.go)
 	ScenarioFailedSignIn = "failed-signin"
+	// ScenarioBigText is the abuse of one account that others must not
+	// feel: items with the longest texts added to its own proposal, and
+	// every tenth request a copy of it.
+	ScenarioBigText = "big-text"
 )
 
 // Scenarios lists the valid scenario names.
-var Scenarios = []string{ScenarioGet, ScenarioList, ScenarioCreateArea, ScenarioMixed, ScenarioCatalog, ScenarioFailedSignIn}
+var Scenarios = []string{ScenarioGet, ScenarioList, ScenarioCreateArea, ScenarioMixed, ScenarioCatalog, ScenarioFailedSignIn, ScenarioBigText}
 
 // Config is one load run.
 type Config struct {
@@ -414,6 +418,7 @@ type worker struct {
 	ids      []int64
 	userID   int64
 	proposal int64 // create-area: the proposal being filled
+	option   int64 // big-text: the option being filled
 	areas    int
 	seq      int
 	buf      bytes.Buffer // the last answer's body
@@ -464,6 +469,8 @@ func (w *worker) one(ctx context.Context) (int, []byte, error) {
 		return w.catalog(ctx)
 	case ScenarioFailedSignIn:
 		return w.failedSignIn(ctx)
+	case ScenarioBigText:
+		return w.bigText(ctx)
 	default:
 		switch n := w.r.IntN(10); {
 		case n < 7:
@@ -484,6 +491,42 @@ func (w *worker) get(ctx context.Context) (int, []byte, error) {
 func (w *worker) list(ctx context.Context) (int, []byte, error) {
 	q := url.Values{"SearchText": {w.cfg.SearchText}, "PageNumber": {strconv.Itoa(1 + w.r.IntN(3))}}
 	return w.do(ctx, http.MethodGet, "/public/proposals?"+q.Encode(), nil)
+}
+
+// bigTextBody is an item whose texts are as long as a field allows.
+var bigTextBody = map[string]any{"ItemType": "Part", "Name": "Long", "Description": strings.Repeat("d", 100_000), "ClientNote": strings.Repeat("n", 100_000)}
+
+// bigText adds a long item to the worker's own proposal, copies the
+// proposal every tenth request, and starts a new proposal when the
+// server refuses to grow this one.
+func (w *worker) bigText(ctx context.Context) (int, []byte, error) {
+	if w.option == 0 {
+		status, body, err := w.createArea(ctx)
+		if err != nil || status != http.StatusOK {
+			return status, body, err
+		}
+		var d struct {
+			Areas []struct {
+				Options []struct {
+					ID int64 `json:"id"`
+				} `json:"options"`
+			} `json:"areas"`
+		}
+		if err := json.Unmarshal(body, &d); err != nil || len(d.Areas) == 0 || len(d.Areas[0].Options) == 0 {
+			return status, body, fmt.Errorf("create area: %w: %s", errBadResponse, truncate(body))
+		}
+		w.option = d.Areas[0].Options[0].ID
+	}
+	w.seq++
+	p := "/public/proposals/" + strconv.FormatInt(w.proposal, 10)
+	if w.seq%10 == 0 {
+		return w.do(ctx, http.MethodPost, p+"/copy", map[string]any{})
+	}
+	status, body, err := w.do(ctx, http.MethodPost, p+"/area-options/"+strconv.FormatInt(w.option, 10)+"/items", bigTextBody)
+	if status == http.StatusRequestEntityTooLarge {
+		w.proposal, w.option = 0, 0
+	}
+	return status, body, err
 }
 
 // createArea adds an area to the worker's own proposal. When the current
