@@ -463,6 +463,14 @@ func (z *fuzz) typeText(text string) {
 // retype replaces the text of the focused field: select all, delete,
 // type.
 func (z *fuzz) retype(text string) {
+	if f, ok := z.canvas().Focused().(*field); ok && z.typing != nil && z.typing.f == f {
+		// Typing over a value whose save was still awaited supersedes
+		// it: a save of what is typed next is not that value's.
+		z.checkTyping()
+		if z.typing != nil && z.typing.f == f {
+			z.typing = nil
+		}
+	}
 	z.shortcut(&fyne.ShortcutSelectAll{})
 	if z.chance(2) {
 		z.press(fyne.KeyBackspace)
