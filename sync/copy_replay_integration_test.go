@@ -1,0 +1,143 @@
+package syncer
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"proposaldesk/app"
+)
+
+// An item added offline and copied with its proposal before either is
+// sent is an item of the copy like any other: edits of it in the copy
+// land on the server's copy of it. (Whether the source or the copy was
+// replayed first after the item's add was acknowledged went by map
+// order, so the test runs a few rounds.)
+func TestOfflineCopyOfAnItemAddedOfflineTakesItsEdits(t *testing.T) {
+	s := startReal(t)
+	for round := range 8 {
+		offlineCopyOfNewItem(t, s, fmt.Sprint("Copied with a new item ", round), fmt.Sprint("The copy ", round))
+	}
+}
+
+func offlineCopyOfNewItem(t *testing.T, s *realServer, name, copyName string) {
+	a := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+	a.sync(t)
+	me := s.appUser(t, app.RoleSales)
+
+	p := a.edit(t, 0, &app.CreateProposal{SalesPersonID: me.ID, Name: strp(name)})
+	p = a.edit(t, p.ID, &app.CreateArea{ID: p.ID, Name: "Hall"})
+	opt := p.Areas[0].Options[0].ID
+	p = a.edit(t, p.ID, &app.AddItem{ID: p.ID, OptionID: opt, ItemType: ptrTo(app.ItemPart), Name: strp("X"), SellPrice: money("10.00")})
+	a.sync(t)
+
+	// Offline: a new item Y, then a copy, then edits of the copy's X and Y.
+	src := findByName(t, a, name).Local
+	src = a.edit(t, src.ID, &app.AddItem{ID: src.ID, OptionID: src.Areas[0].Options[0].ID, ItemType: ptrTo(app.ItemPart), Name: strp("Y"), SellPrice: money("10.00")})
+	cp := a.edit(t, src.ID, &app.CopyProposal{ID: src.ID, Name: &copyName})
+	a.edit(t, cp.ID, &app.ChangeItem{ID: cp.ID, ItemID: itemNamed(t, cp, "X"), Quantity: qty("4")})
+	a.edit(t, cp.ID, &app.ChangeItem{ID: cp.ID, ItemID: itemNamed(t, cp, "Y"), Name: strp("Y renamed")})
+	a.sync(t)
+
+	entries, err := a.st.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 0 {
+		t.Fatalf("outbox after sync: %+v", entries)
+	}
+	copyRec := findByName(t, a, copyName)
+	g := serverProposal(t, s, copyRec.ID)
+	got := g.Areas[0].Options[0].Items
+	if names := itemNames(g); len(names) != 2 || names[0] != "X" || names[1] != "Y renamed" || got[0].Quantity != app.MustQuantity("4") {
+		t.Fatalf("server copy items %v (X's quantity %s), want [X ×4, Y renamed]", names, got[0].Quantity)
+	}
+}
+
+// copyFixture is a proposal "name" with one area and items X and Y, on
+// the server and on both laptops, and a second option "Other" that only
+// laptop b has heard of.
+func copyFixture(t *testing.T, s *realServer, name string) (a, b *desk) {
+	t.Helper()
+	a = s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+	b = s.newDesk(t, s.URL, app.RoleSales, nil, nil)
+	a.sync(t)
+	me := s.appUser(t, app.RoleSales)
+	p := a.edit(t, 0, &app.CreateProposal{SalesPersonID: me.ID, Name: &name})
+	p = a.edit(t, p.ID, &app.CreateArea{ID: p.ID, Name: "Hall"})
+	opt := p.Areas[0].Options[0].ID
+	for _, n := range []string{"X", "Y"} {
+		p = a.edit(t, p.ID, &app.AddItem{ID: p.ID, OptionID: opt, ItemType: ptrTo(app.ItemPart), Name: strp(n), SellPrice: money("10.00")})
+	}
+	a.sync(t)
+	b.sync(t)
+	return a, b
+}
+
+// copyWithNewItem adds item N to the laptop's proposal name, offline,
+// and copies the proposal as copyName: when N's add is acknowledged the
+// copy, not sent yet, is replayed on the source.
+func copyWithNewItem(t *testing.T, d *desk, name, copyName string) *app.Proposal {
+	t.Helper()
+	src := findByName(t, d, name).Local
+	src = d.edit(t, src.ID, &app.AddItem{ID: src.ID, OptionID: src.Areas[0].Options[0].ID, ItemType: ptrTo(app.ItemPart), Name: strp("N"), SellPrice: money("10.00")})
+	return d.edit(t, src.ID, &app.CopyProposal{ID: src.ID, Name: &copyName})
+}
+
+// wantCopy checks that the laptop's outbox is empty and that the
+// server's copy copyName has the items want (names, in any option).
+func wantCopy(t *testing.T, s *realServer, d *desk, copyName string, want ...string) {
+	t.Helper()
+	entries, err := d.st.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("outbox after sync: entry %d %s %q", e.Seq, e.State, e.ErrorMessage)
+	}
+	g := serverProposal(t, s, findByName(t, d, copyName).ID)
+	var got []string
+	for _, a := range g.Areas {
+		for _, o := range a.Options {
+			for _, it := range o.Items {
+				got = append(got, it.Name)
+			}
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("server copy items %v, want %v", got, want)
+	}
+}
+
+// An item the other laptop moved into an option this laptop never saw
+// is still in the copy: the server copies it with that option, so an
+// edit of it in the copy lands.
+func TestOfflineCopyKeepsAnItemMovedToAnUnseenOption(t *testing.T) {
+	s := startReal(t)
+	a, b := copyFixture(t, s, "Moved to an unseen option")
+	bp := findByName(t, b, "Moved to an unseen option").Local
+	bp = b.edit(t, bp.ID, &app.CreateOption{ID: bp.ID, AreaID: bp.Areas[0].ID, ClientDescription: "Other"})
+	b.edit(t, bp.ID, &app.ChangeItem{ID: bp.ID, ItemID: itemNamed(t, bp, "X"), OptionID: &bp.Areas[0].Options[1].ID})
+	b.sync(t)
+
+	cp := copyWithNewItem(t, a, "Moved to an unseen option", "Copy with X moved")
+	a.edit(t, cp.ID, &app.ChangeItem{ID: cp.ID, ItemID: itemNamed(t, cp, "X"), Name: strp("X in the copy")})
+	a.sync(t)
+	wantCopy(t, s, a, "Copy with X moved", "X in the copy", "Y", "N")
+}
+
+// Removing an item from the source after copying it leaves the copy's
+// item alone: removing it from the copy too is sent, not settled as
+// done because the source has it no longer.
+func TestOfflineCopyKeepsAnItemRemovedFromTheSourceAfterwards(t *testing.T) {
+	s := startReal(t)
+	a, _ := copyFixture(t, s, "Removed after the copy")
+	cp := copyWithNewItem(t, a, "Removed after the copy", "Copy without X")
+	src := findByName(t, a, "Removed after the copy").Local
+	a.edit(t, src.ID, &app.RemoveItem{ID: src.ID, ItemID: itemNamed(t, src, "X")})
+	a.edit(t, cp.ID, &app.RemoveItem{ID: cp.ID, ItemID: itemNamed(t, cp, "X")})
+	a.sync(t)
+	wantCopy(t, s, a, "Copy without X", "Y", "N")
+}
