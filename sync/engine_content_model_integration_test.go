@@ -12,8 +12,8 @@ import (
 	"proposaldesk/localstore"
 )
 
-// The content model test: two laptops of one salesperson and the real
-// server. Each laptop adds, renames, reprices, nests, moves, reorders
+// The content model test: two laptops (one salesperson's two, or hers
+// and the office's) and the real server. Each laptop adds, renames, reprices, nests, moves, reorders
 // and removes items, options and areas, and copies proposals offline
 // and edits the copy at once, syncing at random moments; one laptop
 // talks through a proxy that loses answers, and is restarted on its
@@ -96,6 +96,7 @@ type cmLaptop struct {
 	name  string
 	d     *desk
 	proxy *tcpProxy // nil: talks to the server directly
+	actor app.User
 	ids   map[string]int64
 }
 
@@ -174,10 +175,16 @@ func runContentModel(t *testing.T, s *realServer, seed uint64) cmCounts {
 	c := &contentRun{t: t, s: s, r: rand.New(rand.NewPCG(seed, 23)), seed: seed, me: s.appUser(t, app.RoleSales),
 		copyOf: map[string]string{}, owner: map[string]map[string][2]string{},
 		everParent: map[string]map[string]bool{}, everOption: map[string]map[string]bool{}, everArea: map[string]map[string]bool{}}
-	a := &cmLaptop{name: "A", d: s.newDesk(t, s.URL, app.RoleSales, nil, nil), ids: map[string]int64{}}
+	a := &cmLaptop{name: "A", d: s.newDesk(t, s.URL, app.RoleSales, nil, nil), actor: c.me, ids: map[string]int64{}}
+	// B is the same salesperson's other laptop, or (odd seeds) the
+	// office's.
+	roleB := app.RoleSales
+	if seed%2 == 1 {
+		roleB = app.RoleAdmin
+	}
 	proxy := startProxy(t, s.URL)
-	b := &cmLaptop{name: "B", d: s.newDesk(t, proxy.URL(), app.RoleSales, nil, []Option{WithHTTPClient(noKeepAlive()), WithMaxAttempts(1)}),
-		proxy: proxy, ids: map[string]int64{}}
+	b := &cmLaptop{name: "B", d: s.newDesk(t, proxy.URL(), roleB, nil, []Option{WithHTTPClient(noKeepAlive()), WithMaxAttempts(1)}),
+		proxy: proxy, actor: s.appUser(t, roleB), ids: map[string]int64{}}
 	c.laps = [2]*cmLaptop{a, b}
 	a.d.sync(t)
 	b.d.sync(t)
@@ -595,7 +602,7 @@ func (c *contentRun) restart(li int) {
 		c.t.Fatal(err)
 	}
 	L.d.st = openLocal(c.t, path)
-	L.d.eng = NewEngine(L.d.st, L.d.c, c.me)
+	L.d.eng = NewEngine(L.d.st, L.d.c, L.actor)
 	c.counts.restarts++
 	c.logf("%s restart", L.name)
 }
