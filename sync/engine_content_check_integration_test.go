@@ -182,7 +182,14 @@ func (c *contentRun) check() {
 		}
 	}
 
-	// 4. Each laptop shows what the server has.
+	// 4. Each laptop shows what the server has, once: a copy whose
+	// answer was lost is not made twice, and one that is not on the
+	// server is shown as refused or waiting.
+	for k, e := range c.made {
+		if _, left := left[e.laptop][e.seq]; servers[k] == nil && !left {
+			c.violation("%s's copy %s is acknowledged, but the server does not have it", c.laps[e.laptop].name, k)
+		}
+	}
 	for _, L := range c.laps {
 		for _, k := range c.props {
 			id, ok := L.ids[k]
@@ -193,6 +200,15 @@ func (c *contentRun) check() {
 			if !ok {
 				c.violation("%s does not have %s", L.name, k)
 				continue
+			}
+			q := app.DefaultListQuery()
+			q.SearchText, q.PageSize = k, 200
+			items, _, err := L.d.st.ListItems(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(slices.DeleteFunc(items, func(it localstore.ListItem) bool { return it.Name != k })); n != 1 {
+				c.violation("%s lists %s %d times", L.name, k, n)
 			}
 			rec, err := L.d.st.Record(id)
 			if err != nil {

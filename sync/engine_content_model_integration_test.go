@@ -123,8 +123,9 @@ type contentRun struct {
 	laps [2]*cmLaptop
 	me   app.User
 
-	props  []string          // proposal keys (their names), in order made
-	copyOf map[string]string // copy → source
+	props  []string           // proposal keys (their names), in order made
+	copyOf map[string]string  // copy → source
+	made   map[string]*cmEdit // copy → the edit that made it
 	edits  []*cmEdit
 	// owner: for each checked field, each value typed → the proposal
 	// and tag it was typed for.
@@ -173,7 +174,7 @@ func cmItems(p *app.Proposal) []cmItem {
 
 func runContentModel(t *testing.T, s *realServer, seed uint64) cmCounts {
 	c := &contentRun{t: t, s: s, r: rand.New(rand.NewPCG(seed, 23)), seed: seed, me: s.appUser(t, app.RoleSales),
-		copyOf: map[string]string{}, owner: map[string]map[string][2]string{},
+		copyOf: map[string]string{}, made: map[string]*cmEdit{}, owner: map[string]map[string][2]string{},
 		everParent: map[string]map[string]bool{}, everOption: map[string]map[string]bool{}, everArea: map[string]map[string]bool{}}
 	a := &cmLaptop{name: "A", d: s.newDesk(t, s.URL, app.RoleSales, nil, nil), actor: c.me, ids: map[string]int64{}}
 	// B is the same salesperson's other laptop, or (odd seeds) the
@@ -397,6 +398,7 @@ func (c *contentRun) copyAndEdit(li int) {
 	L.ids[key] = cp.ID
 	c.props = append(c.props, key)
 	c.copyOf[key] = src
+	c.made[key] = c.edits[len(c.edits)-1]
 	c.counts.copies++
 	for range 1 + c.r.IntN(4) {
 		items := cmItems(c.view(li, key))
