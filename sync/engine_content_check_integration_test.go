@@ -201,13 +201,7 @@ func (c *contentRun) check() {
 				c.violation("%s does not have %s", L.name, k)
 				continue
 			}
-			q := app.DefaultListQuery()
-			q.SearchText, q.PageSize = k, 200
-			items, _, err := L.d.st.ListItems(q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := len(slices.DeleteFunc(items, func(it localstore.ListItem) bool { return it.Name != k })); n != 1 {
+			if n := countNamed(t, L.d, k); n != 1 {
 				c.violation("%s lists %s %d times", L.name, k, n)
 			}
 			rec, err := L.d.st.Record(id)
