@@ -201,7 +201,7 @@ func (c *contentRun) check() {
 				c.violation("%s does not have %s", L.name, k)
 				continue
 			}
-			if n := countNamed(t, L.d, k); n != 1 {
+			if n := len(named(t, L.d, k)); n != 1 {
 				c.violation("%s lists %s %d times", L.name, k, n)
 			}
 			rec, err := L.d.st.Record(id)

@@ -552,16 +552,8 @@ func (c *contentRun) discover() {
 			if _, ok := L.ids[k]; ok {
 				continue
 			}
-			q := app.DefaultListQuery()
-			q.SearchText, q.PageSize = k, 200
-			items, _, err := L.d.st.ListItems(q)
-			if err != nil {
-				c.t.Fatal(err)
-			}
-			for _, it := range items {
-				if it.Name == k {
-					L.ids[k] = it.ID
-				}
+			if items := named(c.t, L.d, k); len(items) > 0 {
+				L.ids[k] = items[0].ID
 			}
 		}
 	}

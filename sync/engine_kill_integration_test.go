@@ -85,24 +85,6 @@ func TestHelperSyncChild(t *testing.T) {
 	fmt.Println(childDone, time.Since(start).Milliseconds())
 }
 
-// countNamed is how many proposals of the local store are named name.
-func countNamed(t *testing.T, d *desk, name string) int {
-	t.Helper()
-	q := app.DefaultListQuery()
-	q.SearchText, q.PageSize = name, 200
-	items, _, err := d.st.ListItems(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, it := range items {
-		if it.Name == name {
-			n++
-		}
-	}
-	return n
-}
-
 func TestEngineSurvivesSIGKILL(t *testing.T) {
 	if os.Getenv(childEnv) != "" {
 		t.Skip("not in the child")
@@ -248,7 +230,7 @@ func TestEngineSurvivesSIGKILL(t *testing.T) {
 			t.Fatalf("run %d: description %q, want %q", run, gq.ProjectDescription, lastDesc)
 		}
 		// The copy is on the server once, with its edit on its item.
-		if n := countNamed(t, d, copyName); n != 1 {
+		if n := len(named(t, d, copyName)); n != 1 {
 			t.Fatalf("run %d: %d proposals named %q", run, n, copyName)
 		}
 		gc := serverProposal(t, s, findByName(t, d, copyName).ID)
