@@ -90,16 +90,31 @@ func (s *Store) Ack(ctx context.Context, seq uint64, serverCopy *app.Proposal) (
 // offline of an item that the server's source had lost by the time the
 // copy reached it. Without this they would wait for an ID that never
 // comes.
+//
+// A copy of the copy, made here too, has no copy of such an item either:
+// the queued edits of its part made from it are failed alike.
 func (t *txn) failOrphans(m app.Mutation, found map[int64]int64) error {
+	var orphans []int64
 	for _, id := range app.CreatedIDs(m) {
-		if _, ok := found[id]; ok || !app.IsTemporaryID(id) {
-			continue
+		if _, ok := found[id]; !ok && app.IsTemporaryID(id) {
+			orphans = append(orphans, id)
 		}
+	}
+	for len(orphans) > 0 {
+		id := orphans[0]
+		orphans = orphans[1:]
 		entries, err := t.entriesMentioning(id)
 		if err != nil {
 			return err
 		}
 		for _, e := range entries {
+			if next, err := e.Decode(); err == nil {
+				if cp, ok := next.(*app.CopyProposal); ok && len(cp.SourceIDs) == len(cp.NewIDs) {
+					if i := slices.Index(cp.SourceIDs, id); i >= 0 {
+						orphans = append(orphans, cp.NewIDs[i])
+					}
+				}
+			}
 			refs, err := referencedIDs(e)
 			if err != nil {
 				return err

@@ -3,6 +3,7 @@ package syncer
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"proposaldesk/app"
@@ -21,36 +22,15 @@ func TestOfflineCopyOfAnItemAddedOfflineTakesItsEdits(t *testing.T) {
 }
 
 func offlineCopyOfNewItem(t *testing.T, s *realServer, name, copyName string) {
-	a := s.newDesk(t, s.URL, app.RoleSales, nil, nil)
-	a.sync(t)
-	me := s.appUser(t, app.RoleSales)
-
-	p := a.edit(t, 0, &app.CreateProposal{SalesPersonID: me.ID, Name: strp(name)})
-	p = a.edit(t, p.ID, &app.CreateArea{ID: p.ID, Name: "Hall"})
-	opt := p.Areas[0].Options[0].ID
-	p = a.edit(t, p.ID, &app.AddItem{ID: p.ID, OptionID: opt, ItemType: ptrTo(app.ItemPart), Name: strp("X"), SellPrice: money("10.00")})
-	a.sync(t)
-
-	// Offline: a new item Y, then a copy, then edits of the copy's X and Y.
-	src := findByName(t, a, name).Local
-	src = a.edit(t, src.ID, &app.AddItem{ID: src.ID, OptionID: src.Areas[0].Options[0].ID, ItemType: ptrTo(app.ItemPart), Name: strp("Y"), SellPrice: money("10.00")})
-	cp := a.edit(t, src.ID, &app.CopyProposal{ID: src.ID, Name: &copyName})
+	a, _ := copyFixture(t, s, name)
+	// Offline: a new item N, then a copy, then edits of the copy's X and N.
+	cp := copyWithNewItem(t, a, name, copyName)
 	a.edit(t, cp.ID, &app.ChangeItem{ID: cp.ID, ItemID: itemNamed(t, cp, "X"), Quantity: qty("4")})
-	a.edit(t, cp.ID, &app.ChangeItem{ID: cp.ID, ItemID: itemNamed(t, cp, "Y"), Name: strp("Y renamed")})
+	a.edit(t, cp.ID, &app.ChangeItem{ID: cp.ID, ItemID: itemNamed(t, cp, "N"), Name: strp("N renamed")})
 	a.sync(t)
-
-	entries, err := a.st.Entries()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != 0 {
-		t.Fatalf("outbox after sync: %+v", entries)
-	}
-	copyRec := findByName(t, a, copyName)
-	g := serverProposal(t, s, copyRec.ID)
-	got := g.Areas[0].Options[0].Items
-	if names := itemNames(g); len(names) != 2 || names[0] != "X" || names[1] != "Y renamed" || got[0].Quantity != app.MustQuantity("4") {
-		t.Fatalf("server copy items %v (X's quantity %s), want [X ×4, Y renamed]", names, got[0].Quantity)
+	g := wantCopy(t, s, a, copyName, "X", "Y", "N renamed")
+	if q := g.Areas[0].Options[0].Items[0].Quantity; q != app.MustQuantity("4") {
+		t.Fatalf("X's quantity in the server's copy is %s, want 4", q)
 	}
 }
 
@@ -85,8 +65,9 @@ func copyWithNewItem(t *testing.T, d *desk, name, copyName string) *app.Proposal
 }
 
 // wantCopy checks that the laptop's outbox is empty and that the
-// server's copy copyName has the items want (names, in any option).
-func wantCopy(t *testing.T, s *realServer, d *desk, copyName string, want ...string) {
+// server's copy copyName has the items want (names, in any option), and
+// returns it.
+func wantCopy(t *testing.T, s *realServer, d *desk, copyName string, want ...string) app.ProposalDetail {
 	t.Helper()
 	entries, err := d.st.Entries()
 	if err != nil {
@@ -109,6 +90,7 @@ func wantCopy(t *testing.T, s *realServer, d *desk, copyName string, want ...str
 	if !slices.Equal(got, want) {
 		t.Fatalf("server copy items %v, want %v", got, want)
 	}
+	return g
 }
 
 // An item the other laptop moved into an option this laptop never saw
@@ -140,4 +122,38 @@ func TestOfflineCopyKeepsAnItemRemovedFromTheSourceAfterwards(t *testing.T) {
 	a.edit(t, cp.ID, &app.RemoveItem{ID: cp.ID, ItemID: itemNamed(t, cp, "X")})
 	a.sync(t)
 	wantCopy(t, s, a, "Copy without X", "Y", "N")
+}
+
+// A copy of a copy, both made offline: an edit of an item the server's
+// source had lost is refused with the same words as in the first copy,
+// not with the temporary IDs it was made on.
+func TestOfflineCopyOfACopyRefusesAnOrphanInWords(t *testing.T) {
+	s := startReal(t)
+	a, b := copyFixture(t, s, "Copy of a copy")
+	bp := findByName(t, b, "Copy of a copy").Local
+	b.edit(t, bp.ID, &app.RemoveItem{ID: bp.ID, ItemID: itemNamed(t, bp, "X")})
+	b.sync(t)
+
+	src := findByName(t, a, "Copy of a copy").Local
+	c1 := a.edit(t, src.ID, &app.CopyProposal{ID: src.ID, Name: strp("First copy")})
+	c2 := a.edit(t, c1.ID, &app.CopyProposal{ID: c1.ID, Name: strp("Second copy")})
+	a.edit(t, c1.ID, &app.ChangeItem{ID: c1.ID, ItemID: itemNamed(t, c1, "X"), Name: strp("X in the first")})
+	a.edit(t, c2.ID, &app.ChangeItem{ID: c2.ID, ItemID: itemNamed(t, c2, "X"), Name: strp("X in the second")})
+	a.sync(t)
+
+	entries, err := a.st.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 {
+		t.Fatalf("outbox after sync: %d entries, want the two renames refused: %+v", len(entries), entries)
+	}
+	for _, e := range entries {
+		if e.State != "failed" || e.ErrorMessage != entries[0].ErrorMessage || strings.Contains(e.ErrorMessage, "not found in proposal") {
+			t.Errorf("entry %d: %s %q", e.Seq, e.State, e.ErrorMessage)
+		}
+	}
+	if got := itemNames(serverProposal(t, s, findByName(t, a, "Second copy").ID)); !slices.Equal(got, []string{"Y"}) {
+		t.Fatalf("server's second copy has %v, want [Y]", got)
+	}
 }
