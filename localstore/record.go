@@ -281,6 +281,9 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 	}
 	view := rec.Server
 	skipped, settled := map[uint64]bool{}, map[uint64]bool{}
+	// lost: the parts of a copy not sent yet that its source no longer
+	// has; edits of them are refused in the words Ack uses.
+	lost := map[int64]bool{}
 	for _, e := range entries {
 		if e.State == StateFailed || e.State == StateConflict {
 			skipped[e.Seq] = true
@@ -300,7 +303,8 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 		if err != nil {
 			return err
 		}
-		if view == nil && m.ProposalID() != 0 && m.ProposalID() != pid {
+		fromSource := view == nil && m.ProposalID() != 0 && m.ProposalID() != pid
+		if fromSource {
 			// A proposal made from another (a copy): replay it on the
 			// source as it was copied.
 			if src, ok, err := t.record(m.ProposalID()); err != nil {
@@ -312,6 +316,13 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 			}
 		}
 		next, aerr := app.Apply(view, m, env)
+		if aerr == nil && fromSource {
+			for _, id := range app.CreatedIDs(m) {
+				if !hasPart(next, id) {
+					lost[id] = true
+				}
+			}
+		}
 		if aerr != nil && app.SettledBy(m, e.Effect, view) {
 			// The server copy already has what the edit did (another
 			// laptop made the same move): it is done, not refused.
@@ -322,6 +333,11 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 			continue
 		}
 		if aerr != nil {
+			if app.KindOf(aerr) == app.KindNotFound && len(lost) > 0 {
+				if refs, err := referencedIDs(e); err == nil && slices.ContainsFunc(refs, func(id int64) bool { return lost[id] }) {
+					aerr = errOrphan()
+				}
+			}
 			markFailed(e, aerr)
 			skipped[e.Seq] = true
 			if err := t.putEntry(e); err != nil {
@@ -351,6 +367,14 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 	rec.Local = view
 	rec.Conflicts = liveConflicts(rec.Conflicts, entries)
 	return t.putRecord(rec, entries)
+}
+
+// hasPart reports whether p is, or has an area, option or item, id.
+func hasPart(p *app.Proposal, id int64) bool {
+	_, _, item := p.Item(id)
+	_, option := p.Option(id)
+	_, area := p.Area(id)
+	return p.ID == id || item || option || area
 }
 
 // sourceAsOf is the source of a copy as the copy (entry seq) was made:

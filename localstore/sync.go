@@ -122,14 +122,20 @@ func (t *txn) failOrphans(m app.Mutation, found map[int64]int64) error {
 			if !slices.Contains(refs, id) || (e.State != StatePending && e.State != StateSent) {
 				continue
 			}
-			markFailed(e, app.Errorf(app.KindNotFound,
-				"What this change was made on was removed on the server before the copy reached it, so the server's copy does not have it."))
+			markFailed(e, errOrphan())
 			if err := t.putEntry(e); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// errOrphan is the refusal of an edit of a copied part that the copy
+// does not have: its source lost it first.
+func errOrphan() error {
+	return app.Errorf(app.KindNotFound,
+		"What this change was made on was removed on the server before the copy reached it, so the server's copy does not have it.")
 }
 
 // AckContact settles a contact create: c is the contact the server made.

@@ -54,6 +54,14 @@ func copyFixture(t *testing.T, s *realServer, name string) (a, b *desk) {
 	return a, b
 }
 
+// removeAndSync removes item from the laptop's proposal name and syncs.
+func removeAndSync(t *testing.T, d *desk, name, item string) {
+	t.Helper()
+	p := findByName(t, d, name).Local
+	d.edit(t, p.ID, &app.RemoveItem{ID: p.ID, ItemID: itemNamed(t, p, item)})
+	d.sync(t)
+}
+
 // copyWithNewItem adds item N to the laptop's proposal name, offline,
 // and copies the proposal as copyName: when N's add is acknowledged the
 // copy, not sent yet, is replayed on the source.
@@ -130,9 +138,7 @@ func TestOfflineCopyKeepsAnItemRemovedFromTheSourceAfterwards(t *testing.T) {
 func TestOfflineCopyOfACopyRefusesAnOrphanInWords(t *testing.T) {
 	s := startReal(t)
 	a, b := copyFixture(t, s, "Copy of a copy")
-	bp := findByName(t, b, "Copy of a copy").Local
-	b.edit(t, bp.ID, &app.RemoveItem{ID: bp.ID, ItemID: itemNamed(t, bp, "X")})
-	b.sync(t)
+	removeAndSync(t, b, "Copy of a copy", "X")
 
 	src := findByName(t, a, "Copy of a copy").Local
 	c1 := a.edit(t, src.ID, &app.CopyProposal{ID: src.ID, Name: strp("First copy")})
@@ -155,5 +161,32 @@ func TestOfflineCopyOfACopyRefusesAnOrphanInWords(t *testing.T) {
 	}
 	if got := itemNames(serverProposal(t, s, findByName(t, a, "Second copy").ID)); !slices.Equal(got, []string{"Y"}) {
 		t.Fatalf("server's second copy has %v, want [Y]", got)
+	}
+}
+
+// An edit of a copied item that the other laptop removed from the source
+// is refused in words also when the copy is replayed on the source
+// before it is sent (an item added offline to the source, acknowledged
+// first, names the copy's source parts).
+func TestOfflineCopyRefusesAnEditOfARemovedItemInWords(t *testing.T) {
+	s := startReal(t)
+	a, b := copyFixture(t, s, "Removed by the other laptop")
+	removeAndSync(t, b, "Removed by the other laptop", "X")
+
+	cp := copyWithNewItem(t, a, "Removed by the other laptop", "Copy without the removed X")
+	a.edit(t, cp.ID, &app.ChangeItem{ID: cp.ID, ItemID: itemNamed(t, cp, "X"), Name: strp("X renamed")})
+	a.sync(t)
+	entries, err := a.st.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Logf("outbox: entry %d %s %q", e.Seq, e.State, e.ErrorMessage)
+	}
+	if len(entries) != 1 || entries[0].State != "failed" || !strings.Contains(entries[0].ErrorMessage, "before the copy reached it") {
+		t.Fatalf("outbox after sync: want the rename refused in words")
+	}
+	if got := itemNames(serverProposal(t, s, findByName(t, a, "Copy without the removed X").ID)); !slices.Equal(got, []string{"Y", "N"}) {
+		t.Fatalf("server's copy has %v, want [Y N]", got)
 	}
 }
