@@ -32,9 +32,10 @@ func (s *Store) RemapID(ctx context.Context, tempID, realID int64) error {
 }
 
 // rebuildAll rebuilds each of ids. A copy made here and not sent yet is
-// replayed on its source's local view, so a source among ids is rebuilt
-// before its copies: else the copy would be replayed on the source's
-// stale view (an item added offline still under the temporary ID its
+// replayed on its source, on the source's local view when the source
+// has no server copy either; so a source among ids is rebuilt before
+// its copies: else the copy would be replayed on the source's stale
+// view (an item added offline still under the temporary ID its
 // SourceIDs no longer name), lose that item, and its queued edits of it
 // would fail or, for a removal, settle as done.
 func (t *txn) rebuildAll(ids map[int64]bool) error {
