@@ -145,6 +145,13 @@ func (c *contentRun) check() {
 				it = &x
 			}
 		}
+		if _, removal := e.vals["item"]; e.goneBefore && !e.resent && !removal {
+			// The server could not have taken it: it was settled as done
+			// instead of shown as refused.
+			c.violation("%s's edit #%d %v of item %s of %s left the outbox in a sync that began with the item removed from the server",
+				c.laps[e.laptop].name, e.seq, e.vals, e.tag, e.prop)
+			continue
+		}
 		if it == nil {
 			c.counts.gone++
 			if !c.removed(e.prop, e.tag, acked) {

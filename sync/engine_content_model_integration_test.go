@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,6 +113,12 @@ type cmEdit struct {
 	prop   string
 	tag    string
 	vals   map[string]string
+
+	// resent: when the entry left the outbox it had been sent in an
+	// earlier sync (its answer lost), so it may have landed then.
+	// goneBefore: the server had had its item, and had it no longer
+	// when the sync in which the entry left the outbox began.
+	resent, goneBefore bool
 }
 
 type contentRun struct {
@@ -127,6 +134,9 @@ type contentRun struct {
 	copyOf map[string]string  // copy → source
 	made   map[string]*cmEdit // copy → the edit that made it
 	edits  []*cmEdit
+	// The tags of each proposal on the server after the last sync, and
+	// ever.
+	serverHas, onServer map[string]map[string]bool
 	// owner: for each checked field, each value typed → the proposal
 	// and tag it was typed for.
 	owner map[string]map[string][2]string
@@ -174,7 +184,7 @@ func cmItems(p *app.Proposal) []cmItem {
 
 func runContentModel(t *testing.T, s *realServer, seed uint64) cmCounts {
 	c := &contentRun{t: t, s: s, r: rand.New(rand.NewPCG(seed, 23)), seed: seed, me: s.appUser(t, app.RoleSales),
-		copyOf: map[string]string{}, made: map[string]*cmEdit{}, owner: map[string]map[string][2]string{},
+		copyOf: map[string]string{}, made: map[string]*cmEdit{}, onServer: map[string]map[string]bool{}, owner: map[string]map[string][2]string{},
 		everParent: map[string]map[string]bool{}, everOption: map[string]map[string]bool{}, everArea: map[string]map[string]bool{}}
 	a := &cmLaptop{name: "A", d: s.newDesk(t, s.URL, app.RoleSales, nil, nil), actor: c.me, ids: map[string]int64{}}
 	// B is the same salesperson's other laptop, or (odd seeds) the
@@ -240,14 +250,25 @@ func (c *contentRun) step() {
 		if c.r.IntN(2) == 0 {
 			key = keys[c.r.IntN(len(keys))]
 		}
-		c.contentEdit(li, key, op)
+		tag := c.contentEdit(li, key, op, "")
+		// Now and then more edits of the same item follow (a nest, then
+		// a move that un-nests it), each judged on its own.
+		for tag != "" && c.r.IntN(3) == 0 {
+			c.contentEdit(li, key, 40+c.r.IntN(55), tag)
+		}
 	}
 }
 
 // contentEdit makes one random edit of proposal key on laptop li.
-func (c *contentRun) contentEdit(li int, key string, op int) {
+func (c *contentRun) contentEdit(li int, key string, op int, tag string) (edited string) {
 	v := c.view(li, key)
 	items := cmItems(v)
+	if tag != "" {
+		items = slices.DeleteFunc(items, func(it cmItem) bool { return it.tag != tag })
+		if len(items) == 0 {
+			return ""
+		}
+	}
 	if len(items) == 0 || op < 40 {
 		if len(v.Areas) == 0 || op%7 == 0 {
 			c.createArea(li, key)
@@ -261,6 +282,7 @@ func (c *contentRun) contentEdit(li int, key string, op int) {
 		return
 	}
 	it := items[c.r.IntN(len(items))]
+	edited = it.tag
 	switch {
 	case op < 52:
 		c.changeItem(li, key, it, "name")
@@ -329,6 +351,7 @@ func (c *contentRun) contentEdit(li int, key string, op int) {
 			c.record(li, key, "", map[string]string{"area": a.Name}, &app.RemoveArea{ID: v.ID, AreaID: a.ID})
 		}
 	}
+	return edited
 }
 
 // changeItem types a new unique value into one field of an item.
@@ -511,15 +534,21 @@ func (c *contentRun) known(li int) []string {
 // what the server holds and which proposals the laptop now has.
 func (c *contentRun) sync(li int) {
 	L := c.laps[li]
-	before, _ := L.d.st.Entries()
-	err := L.d.eng.SyncOnce(bg)
+	before, err := L.d.st.Entries()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	err = L.d.eng.SyncOnce(bg)
 	c.logf("%s sync: %v", L.name, err)
+	after, err := L.d.st.Entries()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	have := map[uint64]localstore.Entry{}
+	for _, e := range after {
+		have[e.Seq] = e
+	}
 	if *contentTrace {
-		after, _ := L.d.st.Entries()
-		have := map[uint64]localstore.Entry{}
-		for _, e := range after {
-			have[e.Seq] = e
-		}
 		for _, e := range before {
 			if a, ok := have[e.Seq]; !ok {
 				c.logf("   gone #%d", e.Seq)
@@ -537,10 +566,34 @@ func (c *contentRun) sync(li int) {
 			}
 		}
 	}
+	// This laptop's edits that left the outbox in this sync: had the
+	// server lost their item before it began?
+	was := map[uint64]localstore.State{}
+	for _, e := range before {
+		was[e.Seq] = e.State
+	}
+	for _, e := range c.edits {
+		st, queued := was[e.seq]
+		if _, left := have[e.seq]; e.laptop != li || !queued || left {
+			continue
+		}
+		e.resent = st == localstore.StateSent
+		e.goneBefore = e.tag != "" && c.onServer[e.prop][e.tag] && !c.serverHas[e.prop][e.tag]
+	}
 	c.discover()
+	c.serverHas = map[string]map[string]bool{}
 	for _, k := range c.props {
-		if g := c.server(k); g != nil {
-			c.observe(g)
+		g := c.server(k)
+		if g == nil {
+			continue
+		}
+		c.observe(g)
+		c.serverHas[k] = map[string]bool{}
+		if c.onServer[k] == nil {
+			c.onServer[k] = map[string]bool{}
+		}
+		for _, it := range cmItems(g) {
+			c.serverHas[k][it.tag], c.onServer[k][it.tag] = true, true
 		}
 	}
 }
