@@ -31,60 +31,13 @@ func (s *Store) RemapID(ctx context.Context, tempID, realID int64) error {
 	})
 }
 
-// rebuildAll rebuilds each of ids. A copy made here and not sent yet is
-// replayed on its source, on the source's local view when the source
-// has no server copy either; so a source among ids is rebuilt before
-// its copies: else the copy would be replayed on the source's stale
-// view (an item added offline still under the temporary ID its
-// SourceIDs no longer name), lose that item, and its queued edits of it
-// would fail or, for a removal, settle as done.
 func (t *txn) rebuildAll(ids map[int64]bool) error {
-	done := make(map[int64]bool, len(ids))
-	var visit func(id int64) error
-	visit = func(id int64) error {
-		if done[id] {
-			return nil
-		}
-		done[id] = true
-		src, err := t.copySource(id)
-		if err != nil {
-			return err
-		}
-		if ids[src] {
-			if err := visit(src); err != nil {
-				return err
-			}
-		}
-		return t.rebuild(id)
-	}
 	for id := range ids {
-		if err := visit(id); err != nil {
+		if err := t.rebuild(id); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// copySource is the proposal that proposal id is an unsent copy of, 0
-// when it is not one (it has a server copy, or its first entry is not a
-// copy of another proposal).
-func (t *txn) copySource(id int64) (int64, error) {
-	rec, ok, err := t.record(id)
-	if err != nil || !ok || rec.Server != nil {
-		return 0, err
-	}
-	entries, err := t.proposalEntries(id)
-	if err != nil || len(entries) == 0 || entries[0].Kind != EntryProposal {
-		return 0, err
-	}
-	m, err := entries[0].Decode()
-	if err != nil {
-		return 0, fmt.Errorf("outbox entry %d: %w", entries[0].Seq, err)
-	}
-	if src := m.ProposalID(); src != id {
-		return src, nil
-	}
-	return 0, nil
 }
 
 // remap rewrites from → to and returns the proposals whose local views
