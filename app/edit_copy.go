@@ -108,6 +108,22 @@ func CopiedFrom(m Mutation) map[int64]int64 {
 	return nil
 }
 
+// CopiedPart is the temporary ID that m, a copy made on the desktop,
+// gave its copy of source part id; ok is false when m is no such copy
+// or has no copy of that part.
+func CopiedPart(m Mutation, id int64) (newID int64, ok bool) {
+	c, isCopy := m.(*CopyProposal)
+	if !isCopy || len(c.SourceIDs) != len(c.NewIDs) {
+		return 0, false
+	}
+	for i, from := range c.SourceIDs {
+		if from == id {
+			return c.NewIDs[i], true
+		}
+	}
+	return 0, false
+}
+
 // walkIDs are a proposal's ID, then each area's, each of its options' and
 // each of their items', in order.
 func walkIDs(p *Proposal) []int64 {

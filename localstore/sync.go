@@ -109,10 +109,8 @@ func (t *txn) failOrphans(m app.Mutation, found map[int64]int64) error {
 		}
 		for _, e := range entries {
 			if next, err := e.Decode(); err == nil {
-				if cp, ok := next.(*app.CopyProposal); ok && len(cp.SourceIDs) == len(cp.NewIDs) {
-					if i := slices.Index(cp.SourceIDs, id); i >= 0 {
-						orphans = append(orphans, cp.NewIDs[i])
-					}
+				if part, ok := app.CopiedPart(next, id); ok {
+					orphans = append(orphans, part)
 				}
 			}
 			refs, err := referencedIDs(e)
