@@ -9,8 +9,9 @@ package app
 // temporary ID of the copy and of each of its areas, options and items,
 // beside the ID of the source part it copies. A copy made offline can so
 // be edited before it is sent: replayed on a source that changed since,
-// each part keeps its temporary ID, and a part added to the source after
-// the copy was made is not in it. The server never sees them: it copies
+// each part keeps its temporary ID; a part added here after the copy was
+// made is not in it, one the server has is (the server will copy it
+// too). The server never sees them: it copies
 // its own source and answers which source part each new ID copies
 // (ProposalDetail.CopiedFrom), so the desktop replaces each temporary ID
 // by the server's copy of the same source part, never by position.
@@ -107,6 +108,22 @@ func CopiedFrom(m Mutation) map[int64]int64 {
 	return nil
 }
 
+// CopiedPart is the temporary ID that m, a copy made on the desktop,
+// gave its copy of source part id; ok is false when m is no such copy
+// or has no copy of that part.
+func CopiedPart(m Mutation, id int64) (newID int64, ok bool) {
+	c, isCopy := m.(*CopyProposal)
+	if !isCopy || len(c.SourceIDs) != len(c.NewIDs) {
+		return 0, false
+	}
+	for i, from := range c.SourceIDs {
+		if from == id {
+			return c.NewIDs[i], true
+		}
+	}
+	return 0, false
+}
+
 // walkIDs are a proposal's ID, then each area's, each of its options' and
 // each of their items', in order.
 func walkIDs(p *Proposal) []int64 {
@@ -143,15 +160,23 @@ func (m *CopyProposal) apply(p *Proposal, env *Env) error {
 	m.copied = map[int64]int64{}
 	k := 0
 	// take gives the copy of source part from its ID; keep says whether
-	// the part is copied at all (a desktop's copy holds the parts it
-	// saw, and only those).
+	// the part is copied at all. A desktop's copy holds the parts it saw
+	// under the IDs it gave them. Of the others, one made here after the
+	// copy (a temporary ID) is not in it; one the server has (another
+	// laptop's option, an add acknowledged since) is, under a new ID, as
+	// the server will copy it too: else the items of the copy that sit
+	// in it now would be lost from the copy here, and the edits of them
+	// refused.
 	take := func(from int64) (id int64, keep bool) {
 		var preset int64
 		switch {
 		case bySource:
 			i, ok := slot[from]
 			if !ok {
-				return 0, false
+				if IsTemporaryID(from) || env.NewID == nil {
+					return 0, false
+				}
+				break
 			}
 			preset = m.NewIDs[i]
 		case k < len(m.NewIDs):

@@ -281,6 +281,9 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 	}
 	view := rec.Server
 	skipped, settled := map[uint64]bool{}, map[uint64]bool{}
+	// lost: the parts of a copy not sent yet that its source no longer
+	// has; edits of them are refused in the words Ack uses.
+	lost := map[int64]bool{}
 	for _, e := range entries {
 		if e.State == StateFailed || e.State == StateConflict {
 			skipped[e.Seq] = true
@@ -300,16 +303,26 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 		if err != nil {
 			return err
 		}
-		if view == nil && m.ProposalID() != 0 && m.ProposalID() != pid {
+		fromSource := view == nil && m.ProposalID() != 0 && m.ProposalID() != pid
+		if fromSource {
 			// A proposal made from another (a copy): replay it on the
-			// source's local view.
+			// source as it was copied.
 			if src, ok, err := t.record(m.ProposalID()); err != nil {
 				return err
 			} else if ok {
-				view = src.Local
+				if view, err = t.sourceAsOf(src, e.Seq); err != nil {
+					return err
+				}
 			}
 		}
 		next, aerr := app.Apply(view, m, env)
+		if aerr == nil && fromSource {
+			for _, id := range app.CreatedIDs(m) {
+				if !hasPart(next, id) {
+					lost[id] = true
+				}
+			}
+		}
 		if aerr != nil && app.SettledBy(m, e.Effect, view) {
 			// The server copy already has what the edit did (another
 			// laptop made the same move): it is done, not refused.
@@ -320,6 +333,11 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 			continue
 		}
 		if aerr != nil {
+			if app.KindOf(aerr) == app.KindNotFound && len(lost) > 0 {
+				if refs, err := referencedIDs(e); err == nil && slices.ContainsFunc(refs, func(id int64) bool { return lost[id] }) {
+					aerr = errOrphan()
+				}
+			}
 			markFailed(e, aerr)
 			skipped[e.Seq] = true
 			if err := t.putEntry(e); err != nil {
@@ -349,6 +367,60 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 	rec.Local = view
 	rec.Conflicts = liveConflicts(rec.Conflicts, entries)
 	return t.putRecord(rec, entries)
+}
+
+// hasPart reports whether p is, or has an area, option or item, id.
+func hasPart(p *app.Proposal, id int64) bool {
+	_, _, item := p.Item(id)
+	_, option := p.Option(id)
+	_, area := p.Area(id)
+	return p.ID == id || item || option || area
+}
+
+// sourceAsOf is the source of a copy as the copy (entry seq) was made:
+// its server copy with its queued edits made before the copy, not its
+// local view, which has those made since: an item removed from the
+// source after it was copied is still in the copy, and the edits of it
+// there apply. A source that has no server copy (made offline too)
+// gives its local view.
+func (t *txn) sourceAsOf(src *Record, seq uint64) (*app.Proposal, error) {
+	if src.Server == nil {
+		return src.Local, nil
+	}
+	entries, err := t.proposalEntries(src.ID)
+	if err != nil {
+		return nil, err
+	}
+	view, skipped := src.Server, map[uint64]bool{}
+	for _, e := range entries {
+		if e.Seq >= seq {
+			break
+		}
+		if e.State == StateFailed || e.State == StateConflict {
+			skipped[e.Seq] = true
+			continue
+		}
+		if b, err := t.blocked(e, skipped); err != nil {
+			return nil, err
+		} else if b {
+			skipped[e.Seq] = true
+			continue
+		}
+		m, err := e.Decode()
+		if err != nil {
+			return nil, fmt.Errorf("outbox entry %d: %w", e.Seq, err)
+		}
+		env, err := t.env(e.Created, e.Actor)
+		if err != nil {
+			return nil, err
+		}
+		// One that no longer applies is left out here; the source's own
+		// rebuild marks it failed.
+		if next, err := app.Apply(view, m, env); err == nil {
+			view = next
+		}
+	}
+	return view, nil
 }
 
 func markFailed(e *Entry, err error) {

@@ -90,16 +90,29 @@ func (s *Store) Ack(ctx context.Context, seq uint64, serverCopy *app.Proposal) (
 // offline of an item that the server's source had lost by the time the
 // copy reached it. Without this they would wait for an ID that never
 // comes.
+//
+// A copy of the copy, made here too, has no copy of such an item either:
+// the queued edits of its part made from it are failed alike.
 func (t *txn) failOrphans(m app.Mutation, found map[int64]int64) error {
+	var orphans []int64
 	for _, id := range app.CreatedIDs(m) {
-		if _, ok := found[id]; ok || !app.IsTemporaryID(id) {
-			continue
+		if _, ok := found[id]; !ok && app.IsTemporaryID(id) {
+			orphans = append(orphans, id)
 		}
+	}
+	for len(orphans) > 0 {
+		id := orphans[0]
+		orphans = orphans[1:]
 		entries, err := t.entriesMentioning(id)
 		if err != nil {
 			return err
 		}
 		for _, e := range entries {
+			if next, err := e.Decode(); err == nil {
+				if part, ok := app.CopiedPart(next, id); ok {
+					orphans = append(orphans, part)
+				}
+			}
 			refs, err := referencedIDs(e)
 			if err != nil {
 				return err
@@ -107,14 +120,20 @@ func (t *txn) failOrphans(m app.Mutation, found map[int64]int64) error {
 			if !slices.Contains(refs, id) || (e.State != StatePending && e.State != StateSent) {
 				continue
 			}
-			markFailed(e, app.Errorf(app.KindNotFound,
-				"What this change was made on was removed on the server before the copy reached it, so the server's copy does not have it."))
+			markFailed(e, errOrphan())
 			if err := t.putEntry(e); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// errOrphan is the refusal of an edit of a copied part that the copy
+// does not have: its source lost it first.
+func errOrphan() error {
+	return app.Errorf(app.KindNotFound,
+		"What this change was made on was removed on the server before the copy reached it, so the server's copy does not have it.")
 }
 
 // AckContact settles a contact create: c is the contact the server made.

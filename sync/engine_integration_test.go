@@ -1,6 +1,7 @@
 package syncer
 
 import (
+	"slices"
 	"testing"
 
 	"proposaldesk/app"
@@ -76,23 +77,27 @@ func TestEngineOfflineEditsThenSync(t *testing.T) {
 // findByName finds a proposal of the local store by name.
 func findByName(t *testing.T, d *desk, name string) *localstore.Record {
 	t.Helper()
+	items := named(t, d, name)
+	if len(items) == 0 {
+		t.Fatalf("no local proposal named %q", name)
+	}
+	rec, err := d.st.Record(items[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// named are the proposals of the local store named name.
+func named(t *testing.T, d *desk, name string) []localstore.ListItem {
+	t.Helper()
 	q := app.DefaultListQuery()
 	q.SearchText, q.PageSize = name, 200
 	items, _, err := d.st.ListItems(q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, it := range items {
-		if it.Name == name {
-			rec, err := d.st.Record(it.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return rec
-		}
-	}
-	t.Fatalf("no local proposal named %q", name)
-	return nil
+	return slices.DeleteFunc(items, func(it localstore.ListItem) bool { return it.Name != name })
 }
 
 // serverDraft creates a proposal with one area (two options) on the

@@ -22,7 +22,8 @@ import (
 // The crash test: a sync runs in a child process (this test binary run
 // again) that is killed with SIGKILL at a random moment. The parent then
 // opens the local store, syncs to completion and checks that the server
-// holds every queued edit exactly once.
+// holds every queued edit exactly once: areas with options (temporary
+// IDs chained), texts, and a copy made offline and edited at once.
 //
 // SYNCER_KILL_RUNS sets the number of runs (default 50); for a soak:
 //
@@ -150,6 +151,13 @@ func TestEngineSurvivesSIGKILL(t *testing.T) {
 			d.edit(t, q.ID, &app.SetDescription{ID: q.ID, Description: lastDesc})
 			names = append(names, name)
 		}
+		// And a copy made offline and edited at once: an item added to
+		// p, p copied, the copy's item renamed and given a quantity.
+		item, copyName := fmt.Sprintf("Run %03d item", run), fmt.Sprintf("Run %03d copy", run)
+		lp := d.edit(t, p.ID, &app.AddItem{ID: p.ID, OptionID: p.Areas[0].Options[0].ID, ItemType: ptrTo(app.ItemPart), Name: &item, SellPrice: money("10.00")})
+		copyItems := len(lp.Areas[0].Options[0].Items)
+		cp := d.edit(t, p.ID, &app.CopyProposal{ID: p.ID, Name: &copyName})
+		d.edit(t, cp.ID, &app.ChangeItem{ID: cp.ID, ItemID: itemNamed(t, cp, item), Name: strp(item + ", copied"), Quantity: qty(fmt.Sprint(run + 1))})
 		if err := d.st.Close(); err != nil {
 			t.Fatal(err)
 		}
@@ -220,6 +228,15 @@ func TestEngineSurvivesSIGKILL(t *testing.T) {
 		}
 		if gq := serverProposal(t, s, q.ID); gq.ProjectDescription != lastDesc {
 			t.Fatalf("run %d: description %q, want %q", run, gq.ProjectDescription, lastDesc)
+		}
+		// The copy is on the server once, with its edit on its item.
+		if n := len(named(t, d, copyName)); n != 1 {
+			t.Fatalf("run %d: %d proposals named %q", run, n, copyName)
+		}
+		gc := serverProposal(t, s, findByName(t, d, copyName).ID)
+		if got := gc.Areas[0].Options[0].Items; len(got) != copyItems || got[len(got)-1].Name != item+", copied" ||
+			got[len(got)-1].Quantity != app.MustQuantity(fmt.Sprint(run+1)) {
+			t.Fatalf("run %d: the server's copy has items %+v, want %d ending with %q × %d", run, got, copyItems, item+", copied", run+1)
 		}
 		parentTime += time.Since(t1)
 	}
