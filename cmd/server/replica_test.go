@@ -139,7 +139,7 @@ func TestReplicas(t *testing.T) {
 	admin, _ := creds.User(demo.MainAccountName, app.RoleAdmin, true)
 	hc := &http.Client{Timeout: 30 * time.Second}
 	exchange := func(i int, password string) error {
-		_, _, err := load.Exchange(context.Background(), hc, cs[i].base, creds.AppID, creds.AppSecret, admin.Email, password)
+		_, _, err := load.ExchangeOnce(context.Background(), hc, cs[i].base, creds.AppID, creds.AppSecret, admin.Email, password)
 		return err
 	}
 	free := lockout.Default.Pair.Free

@@ -201,21 +201,31 @@ func CheckLoopback(base string) error {
 }
 
 // Exchange performs the key exchange and returns the user API key and
-// the user's ID.
+// the user's ID. A server busy checking other sign-ins (another load
+// run's) answers 429 with Retry-After: Exchange waits as it asks, a few
+// times.
 func Exchange(ctx context.Context, hc *http.Client, base, appID, secret, user, password string) (key string, userID int64, err error) {
+	return exchange(ctx, hc, base, appID, secret, user, password, 10)
+}
+
+// ExchangeOnce is Exchange without waiting out a 429: a test of the
+// sign-in limits sees each answer.
+func ExchangeOnce(ctx context.Context, hc *http.Client, base, appID, secret, user, password string) (key string, userID int64, err error) {
+	return exchange(ctx, hc, base, appID, secret, user, password, 1)
+}
+
+func exchange(ctx context.Context, hc *http.Client, base, appID, secret, user, password string, tries int) (key string, userID int64, err error) {
 	c := &client{base: strings.TrimRight(base, "/"), appID: appID, secret: secret, hc: hc}
 	q := url.Values{"UserName": {user}, "Password": {password}}
 	var status int
 	var body []byte
-	// A server busy checking other sign-ins (another load run's) answers
-	// 429 with Retry-After: wait as it asks, a few times.
 	for attempt := 1; ; attempt++ {
 		var hdr http.Header
 		status, hdr, body, err = c.doHeader(ctx, "/authenticate/apikeyexchange?"+q.Encode())
 		if err != nil {
 			return "", 0, fmt.Errorf("key exchange: %w", err)
 		}
-		if status != http.StatusTooManyRequests || attempt == 10 {
+		if status != http.StatusTooManyRequests || attempt >= tries {
 			break
 		}
 		secs, _ := strconv.Atoi(hdr.Get("Retry-After"))
