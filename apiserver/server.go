@@ -216,7 +216,7 @@ func (s *Server) table() []routeDef {
 		r("GET", "/public/export/proposals", app.OpExport, true, s.exportProposals),
 		r("GET", "/public/proposals/{ProposalId}/document", app.OpExport, true, s.proposalDocument),
 		r("GET", "/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}/document", app.OpExport, true, s.changeOrderDocument),
-		// The catalog (issue 11): Portal's search and item, our feed and import.
+		// The catalog: Portal's search and item, our feed and import.
 		r("GET", "/public/catalog", app.OpListCatalog, false, s.listCatalog),
 		r("GET", "/public/catalog/{ItemId}", app.OpGetCatalogItem, false, s.getCatalogItem),
 		r("GET", "/public/catalog/changes", app.OpCatalogChanges, true, s.catalogChanges),

@@ -39,7 +39,7 @@ func BenchmarkRecalculate(b *testing.B) {
 
 // BenchmarkApplyItem500 is app's share of an item edit in a 500-item
 // proposal: Apply (clone, rules, stamps) of a quantity or price change,
-// then the totals the screen and list row show (Summarize). Issue 11's
+// then the totals the screen and list row show (Summarize). The
 // target for the whole edit, store included, is p50 < 5 ms.
 func BenchmarkApplyItem500(b *testing.B) {
 	p := benchProposal(5, 1, 100)

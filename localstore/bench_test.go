@@ -130,7 +130,7 @@ func BenchmarkSearch10k(b *testing.B) {
 // BenchmarkEditItem500 is a content edit of a 500-item proposal as the
 // user makes it offline: change an item's quantity or price, or add a
 // line and remove one, with the rules, the totals of the list row, the
-// outbox entry and one fsynced commit. Target (issue 11): p50 < 5 ms.
+// outbox entry and one fsynced commit. Target: p50 < 5 ms.
 func BenchmarkEditItem500(b *testing.B) {
 	s := openStore(b, "")
 	seed(b, s)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-postgres.sh [SCENARIO...] — issue 12's figures: two demo replicas of
+# bench-postgres.sh [SCENARIO...] — the replica figures: two demo replicas of
 # scripts/run-postgres.sh on one local PostgreSQL, 16 clients of the load
 # command on each at once, beside a bbolt demo server with the same number
 # of proposals under 32 clients in the same round (the machine is shared

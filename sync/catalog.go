@@ -9,7 +9,7 @@ import (
 	"proposaldesk/app"
 )
 
-// The catalog's read endpoints (issue 11). In a file of their own: the
+// The catalog's read endpoints. In a file of their own: the
 // signed client may move to a sub-package, and these move with it.
 
 // Catalog searches the account's catalog (GET /public/catalog) with

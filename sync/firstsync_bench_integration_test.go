@@ -17,7 +17,7 @@ import (
 	"proposaldesk/localstore"
 )
 
-// BenchmarkFirstSync10k is issue 15's first sync: an empty laptop
+// BenchmarkFirstSync10k is the first sync: an empty laptop
 // downloads the demo account grown to 10,000 proposals (about 9,000
 // contacts with their locations) from a server in another process, so
 // that the figures are the desktop side's alone:

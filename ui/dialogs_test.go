@@ -67,7 +67,7 @@ func (h *harness) typeIn(e fyne.Focusable, text string) {
 	test.Type(e, text)
 }
 
-// Issue 14 item 2: an invalid email keeps the dialog open with what was
+// An invalid email keeps the dialog open with what was
 // typed, the field marked and the reason shown; Enter submits, Escape
 // cancels; the form has a postal code.
 func TestNewContactDialogKeepsWhatWasTyped(t *testing.T) {
@@ -146,7 +146,7 @@ func formLabels(o fyne.CanvasObject) string {
 	return b.String()
 }
 
-// Issue 14 item 3: the location form picks states from the tax table's
+// The location form picks states from the tax table's
 // list and checks the ZIP code; a location whose state the tax table
 // lacks shows a warning on the proposal and in its list row.
 func TestLocationStateListAndTaxWarning(t *testing.T) {

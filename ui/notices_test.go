@@ -13,7 +13,7 @@ import (
 	syncer "proposaldesk/sync"
 )
 
-// Issue 14 item 9: with the background loop running, the status bar
+// With the background loop running, the status bar
 // says Offline within a few heartbeats of the server going away, and
 // Online again when it is back, without waiting for the next sync.
 func TestOutageNoticedQuickly(t *testing.T) {
@@ -35,7 +35,7 @@ func TestOutageNoticedQuickly(t *testing.T) {
 	h.waitFor("back online", func() bool { return strings.Contains(d.status.online.Text, "Online") })
 }
 
-// Issue 14 item 12: when the OS keyring cannot keep the key, the
+// When the OS keyring cannot keep the key, the
 // desktop says so once, in words, with what to do.
 func TestKeyringProblemToldOnce(t *testing.T) {
 	keyring.MockInitWithError(errors.New("org.freedesktop.secrets was not provided by any .service files"))

@@ -32,7 +32,7 @@ func moveSelect(v *proposalView) *widget.Select {
 	return found
 }
 
-// Issue 14 item 4: online, New proposal opens the new proposal with its
+// Online, New proposal opens the new proposal with its
 // name focused and its row selected, and keeps it open with the focus
 // when the sync gives it the server's ID; clicking again while it is
 // untouched makes no more empty proposals.
@@ -71,7 +71,7 @@ func TestNewProposalOpensOnline(t *testing.T) {
 	}
 }
 
-// Issue 14 item 5: the wheel scrolls the page over a multi-line field
+// The wheel scrolls the page over a multi-line field
 // that shows all its text, and by the platform's step (three lines per
 // notch), not the driver's 25 units.
 func TestWheelScrollsThePage(t *testing.T) {
@@ -107,7 +107,7 @@ func TestWheelScrollsThePage(t *testing.T) {
 	}
 }
 
-// Issue 14 item 6: Accepted, Declined and Completed ask first and warn
+// Accepted, Declined and Completed ask first and warn
 // about a missing customer, location or a zero total; Cancel keeps the
 // status.
 func TestDecisiveMoveAsksFirst(t *testing.T) {
@@ -147,7 +147,7 @@ func TestDecisiveMoveAsksFirst(t *testing.T) {
 	}
 }
 
-// Issue 14 item 13: Declined and Undefined proposals can go back to
+// Declined and Undefined proposals can go back to
 // Draft, and the desktop offers it.
 func TestReopenDeclinedOffered(t *testing.T) {
 	h := newHarness(t)
@@ -176,7 +176,7 @@ func TestReopenDeclinedOffered(t *testing.T) {
 	}
 }
 
-// Issue 14 item 7: one save indicator, reporting the worst state; a
+// One save indicator, reporting the worst state; a
 // refused field does not move the form.
 func TestOneSaveIndicator(t *testing.T) {
 	h := newHarness(t)
@@ -205,7 +205,7 @@ func TestOneSaveIndicator(t *testing.T) {
 	}
 }
 
-// Issue 14 item 8: people's words, not API identifiers.
+// People's words, not API identifiers.
 func TestPeoplesWords(t *testing.T) {
 	h := newHarness(t)
 	d := h.signIn(app.RoleSales)
@@ -231,7 +231,7 @@ func TestPeoplesWords(t *testing.T) {
 	}
 }
 
-// Issue 14 item 9: Ctrl+End in a multi-line field goes to the end, an
+// Ctrl+End in a multi-line field goes to the end, an
 // empty search says so.
 func TestCtrlEndAndEmptySearch(t *testing.T) {
 	h := newHarness(t)

@@ -11,7 +11,7 @@ import (
 	"proposaldesk/app"
 )
 
-// A focused field never shows a stale value as saved (issue 14, item 1).
+// A focused field never shows a stale value as saved.
 // A colleague renames the open proposal on the server while the Name
 // field has the focus: untouched, the field shows the new name at once
 // and keeps the focus; typed in, it keeps the typing, the indicator says

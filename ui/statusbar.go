@@ -176,8 +176,8 @@ func plural(n int, one, many string) string {
 
 // step shows a state that differs from the one shown only in how far
 // the sync is (Done): a first sync reports thousands, and refreshing
-// every label for each was most of the app's CPU while it ran (issue
-// 15: 18 of 37 CPU-seconds). The bar moves when the percentage it shows
+// every label for each was most of the app's CPU while it ran (18 of
+// 37 CPU-seconds). The bar moves when the percentage it shows
 // changes.
 func (b *statusBar) step(st syncer.State) bool {
 	prev := b.state

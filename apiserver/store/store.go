@@ -211,7 +211,7 @@ type Tx interface {
 	CatalogTx
 }
 
-// CatalogTx is the account's product catalog (issue 11): four methods a
+// CatalogTx is the account's product catalog: four methods a
 // backend implements; the semantics are app's (app.CatalogQuery, the CSV
 // rows of app.CatalogCSV), and the boltstore implementation is the
 // reference for another one.

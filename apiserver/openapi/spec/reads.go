@@ -180,7 +180,7 @@ func readDocs() map[string]opDoc {
 				"schema", o("type", "array", "minItems", 1, "maxItems", app.MaxSyncProposals, "items", pathID()),
 				"description", fmt.Sprintf("Proposal IDs, comma-separated (repeatable; any letter case); 1 to %d, else 400 ValidationFailed naming ids.", app.MaxSyncProposals))},
 			ok: jsonOK(ref("SyncProposals"), "The proposals."), errors: []string{"BadRequest"}},
-		// The catalog (issue 11): Portal's search and item routes, the
+		// The catalog: Portal's search and item routes, the
 		// changes feed and the import (extensions).
 		"GET /public/catalog": {id: "listCatalog", summary: "Search the catalog", tags: catalogTags,
 			doc: "The account's catalog. Every word of SearchText must occur (any case, any order) in the brand, model, name or part number. " +

@@ -56,7 +56,7 @@ func realistic(tx store.Tx) *app.Proposal {
 // proposals with a warm cache; it reports the p99 latency too.
 func BenchmarkList10k(b *testing.B) { benchList(b, 10000) }
 
-// BenchmarkList100k is the same at 100,000 proposals (issue 15: under
+// BenchmarkList100k is the same at 100,000 proposals (target: under
 // 25 ms p99).
 func BenchmarkList100k(b *testing.B) { benchList(b, 100000) }
 
