@@ -40,10 +40,15 @@ func tempIDs(p *app.Proposal) []int64 {
 	return out
 }
 
-// followIDs are the temporary IDs of before that the store has replaced
-// since, each with its real ID.
-func followIDs(st *localstore.Store, before *app.Proposal) map[int64]int64 {
+// followIDs are the temporary IDs of before, and of also, that the store
+// has replaced since, each with its real ID.
+func followIDs(st *localstore.Store, before *app.Proposal, also ...int64) map[int64]int64 {
 	ids := tempIDs(before)
+	for _, id := range also {
+		if app.IsTemporaryID(id) {
+			ids = append(ids, id)
+		}
+	}
 	if len(ids) == 0 {
 		return nil // the common case: nothing made here waits for its ID
 	}
@@ -63,7 +68,14 @@ func (v *proposalView) now(id int64) int64 {
 // view was last taken are followed: the proposal's own, the rows', the
 // options' totals and hints, the removal waiting for its undo.
 func (v *proposalView) take(rec *localstore.Record) {
-	moved := followIDs(v.d.sess.st, v.p)
+	c := v.cui()
+	// The removal waiting for its undo is no longer in the view: its IDs
+	// are followed beside the view's.
+	var waiting []int64
+	if r := c.pending; r != nil {
+		waiting = append(app.RefIDs(r.m), r.optionID)
+	}
+	moved := followIDs(v.d.sess.st, v.p, waiting...)
 	v.rec, v.p = rec, rec.Local
 	if len(moved) == 0 {
 		return
@@ -71,7 +83,6 @@ func (v *proposalView) take(rec *localstore.Record) {
 	if v.alias == nil {
 		v.alias = map[int64]int64{}
 	}
-	c := v.cui()
 	for from, to := range moved {
 		v.alias[from] = to
 		if v.id == from {
