@@ -28,15 +28,21 @@ const wait = 20 * time.Second
 // openBolt opens (or reopens) the store file at path.
 func openBolt(t *testing.T, path string) *boltstore.Store {
 	t.Helper()
-	s, err := boltstore.Open(path, boltstore.WithNoSync())
+	s, err := openBoltB(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
+// openBoltB opens the store file at path as the server does (with
+// fsync: the queue's writes are what is measured).
+func openBoltB(path string) (*boltstore.Store, error) { return boltstore.Open(path) }
+
 // sender sends to srv as --smtp-url names it, trusting its certificate.
-func sender(t *testing.T, srv *smtptest.Server) *mail.Sender {
+func sender(t *testing.T, srv *smtptest.Server) *mail.Sender { return senderB(t, srv) }
+
+func senderB(t testing.TB, srv *smtptest.Server) *mail.Sender {
 	t.Helper()
 	u, err := mail.ParseURL(srv.URL)
 	if err != nil {
@@ -67,7 +73,9 @@ func (r *refusals) hook(_ context.Context, j store.MailJob, reason string) error
 }
 
 // run runs q until the test ends (or stop is called).
-func run(t *testing.T, q *mail.Queue) (stop func()) {
+func run(t *testing.T, q *mail.Queue) (stop func()) { return runB(t, q) }
+
+func runB(t testing.TB, q *mail.Queue) (stop func()) {
 	c, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { q.Run(c); close(done) }()
