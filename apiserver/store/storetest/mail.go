@@ -110,7 +110,7 @@ func testMailQueue(t *testing.T, be Backend) {
 func testMailClaimsConcurrent(t *testing.T, be Backend) {
 	q := mailQueue(t, be.Open(t, Options{}))
 	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
-	const jobs, claimers = 40, 8
+	const jobs, claimers = 200, 16
 	for i := range jobs {
 		if _, err := q.EnqueueMail(ctx, store.MailJob{AccountID: 1, ProposalID: int64(i), To: []string{"x@example.com"}, EnqueuedAt: t0, NextAttempt: t0}); err != nil {
 			t.Fatal(err)
