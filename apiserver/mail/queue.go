@@ -68,7 +68,9 @@ func NewQueue(q store.MailQueue, sender *Sender, hooks Hooks, opt QueueOptions) 
 	}
 	// A claim must outlast the attempt it covers, or another replica
 	// sends the same message while the first still talks to the server.
-	opt.Lease = max(opt.Lease, 2*sender.timeout)
+	// The timeout bounds each step of the dialogue (connect, each
+	// command, the message), so an attempt may take several of it.
+	opt.Lease = max(opt.Lease, 10*sender.timeout)
 	if opt.Poll <= 0 {
 		opt.Poll = 5 * time.Second
 	}

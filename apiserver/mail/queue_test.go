@@ -304,3 +304,22 @@ func waitEmpty(t *testing.T, q store.MailQueue) {
 		time.Sleep(5 * time.Millisecond) // polling the store: nothing to wait on
 	}
 }
+
+// A proposal's name in the subject, written by a dealer, cannot add a
+// header (a recipient) with a line break.
+func TestSubjectCannotAddHeaders(t *testing.T) {
+	srv := smtptest.Start(t, smtptest.Options{})
+	s := openBolt(t, filepath.Join(t.TempDir(), "pd.db"))
+	defer s.Close()
+	q := mail.NewQueue(s, sender(t, srv), mail.Hooks{}, fast)
+	run(t, q)
+	m := linkMail("ann@client.example")
+	m.Subject = "Proposal 1001\r\nBcc: thief@evil.example\r\n"
+	if err := q.Enqueue(ctx, 1, 1001, m); err != nil {
+		t.Fatal(err)
+	}
+	got := srv.WaitCount(t, 1, wait)[0]
+	if strings.Contains(string(got.Data), "\r\nBcc:") || strings.Join(got.To, ",") != "ann@client.example" {
+		t.Errorf("the subject added a header: to %v\n%s", got.To, got.Data)
+	}
+}
