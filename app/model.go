@@ -283,6 +283,9 @@ type Proposal struct {
 	// new version though its value is the old one, so a merge sees that
 	// it changed (see FieldChanged).
 	FieldVersions map[Field]int64 `json:"fieldVersions,omitempty"`
+	// EmailFailure is why the last mail with the client's link did not
+	// go out (nil when none did not).
+	EmailFailure *EmailFailure `json:"emailFailure,omitempty"`
 
 	// CopiedFrom is set only on a copy as the server's answer to the
 	// copy gave it (ProposalDetail.CopiedFrom): the source part each of
@@ -298,6 +301,10 @@ func (p *Proposal) Clone() *Proposal {
 	c := *p
 	c.Document = p.Document.clone()
 	c.FieldVersions = maps.Clone(p.FieldVersions)
+	if p.EmailFailure != nil {
+		f := *p.EmailFailure
+		c.EmailFailure = &f
+	}
 	c.CopiedFrom = nil
 	if p.ChangeOrders != nil {
 		c.ChangeOrders = make([]ChangeOrder, len(p.ChangeOrders))

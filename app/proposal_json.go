@@ -27,6 +27,9 @@ func (p *Proposal) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"fieldVersions":`...)
 		b = appendFieldVersions(b, p.FieldVersions)
 	}
+	if p.EmailFailure != nil { // omitempty
+		b = p.EmailFailure.appendJSON(append(b, `,"emailFailure":`...))
+	}
 	return append(b, '}'), nil
 }
 

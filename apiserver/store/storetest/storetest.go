@@ -56,6 +56,8 @@ func Run(t *testing.T, be Backend) {
 		{"CatalogAccountScoping", testCatalogAccountScoping},
 		{"CatalogImportRollsBack", testCatalogImportRollsBack},
 		{"CatalogSearchEqualsReference", testCatalogSearchEqualsReference},
+		{"MailQueue", testMailQueue},
+		{"MailClaimsConcurrent", testMailClaimsConcurrent},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, be) })
