@@ -218,7 +218,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 // a file), text otherwise.
 func newLogger(w io.Writer, format string) *slog.Logger {
 	if formatOf(w, format) == "json" {
-		return slog.New(newJSONLogHandler(w))
+		return slog.New(slog.NewJSONHandler(w, nil))
 	}
 	return slog.New(slog.NewTextHandler(w, nil))
 }

@@ -94,10 +94,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if f.demoCatalog > 0 && !f.demo {
 		return errors.New("--demo-catalog needs --demo")
 	}
-	// Registered first, so it runs last: the final lines are written.
-	logBuf := newLogBuffer(stderr)
-	defer logBuf.Close()
-	log := slog.New(flushingHandler{newLogger(logBuf, formatOf(stderr, f.logFormat)).Handler(), logBuf})
+	log := newLogger(stderr, f.logFormat)
 	slog.SetDefault(log)
 
 	if err := os.MkdirAll(f.data, 0o700); err != nil {
