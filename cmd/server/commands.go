@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"proposaldesk/apiserver/adminrpc"
 	"proposaldesk/apiserver/auth"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/cmd/server/internal/load"
@@ -22,7 +21,7 @@ import (
 
 func cmdAccountsCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var data storeFlags
-	var in accountIn
+	var in adminrpc.AccountIn
 	fs := newFlags("accounts create", "accounts create --name NAME [flags]\n\nAdds a dealer account and prints its ID.", stderr)
 	dataFlag(fs, &data)
 	fs.StringVar(&in.Name, "name", "", "dealer company `name` (required)")
@@ -38,7 +37,7 @@ func cmdAccountsCreate(ctx context.Context, args []string, stdout, stderr io.Wri
 		return errUsage
 	}
 	var out store.Account
-	if err := callAdmin(ctx, data, "accounts.create", true, in, &out); err != nil {
+	if err := callAdmin(ctx, data, adminrpc.OpAccountsCreate, true, in, &out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "account %d %q created; subscription until %s\n", out.ID, out.Name, out.SubscriptionExpiry.Format(time.DateOnly))
@@ -56,7 +55,7 @@ type Connection struct {
 func cmdAppsCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var data storeFlags
 	var outFile, baseURL string
-	var in appIn
+	var in adminrpc.AppIn
 	fs := newFlags("apps create", "apps create --name NAME [--out FILE] [flags]\n\n"+
 		"Adds a client app and prints its ID and secret. The secret is shown once and\n"+
 		"cannot be read back; with --out it is also written, with the base URL, to a\n"+
@@ -72,8 +71,8 @@ func cmdAppsCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fs.Usage()
 		return errUsage
 	}
-	var out appOut
-	if err := callAdmin(ctx, data, "apps.create", true, in, &out); err != nil {
+	var out adminrpc.AppOut
+	if err := callAdmin(ctx, data, adminrpc.OpAppsCreate, true, in, &out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "appId:     %s\nappSecret: %s\n(the secret is shown only now)\n", out.AppID, out.AppSecret)
@@ -89,7 +88,7 @@ func cmdAppsCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 func cmdUsersCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var data storeFlags
-	var in userIn
+	var in adminrpc.UserIn
 	fs := newFlags("users create", "users create --account ID --email EMAIL --role ROLE [flags]\n\n"+
 		"Adds a user. Without --password (or PD_PASSWORD) a random password is made\n"+
 		"and printed once.", stderr)
@@ -116,8 +115,8 @@ func cmdUsersCreate(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 		in.Password = p
 	}
-	var out userOut
-	if err := callAdmin(ctx, data, "users.create", false, in, &out); err != nil {
+	var out adminrpc.UserOut
+	if err := callAdmin(ctx, data, adminrpc.OpUsersCreate, false, in, &out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "user %d %s (%s) created in account %d\n", out.UserID, out.Email, out.Role, out.AccountID)
@@ -142,8 +141,8 @@ func cmdUsersList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fs.Usage()
 		return errUsage
 	}
-	var out []userOut
-	if err := callAdmin(ctx, data, "users.list", false, map[string]int64{"accountId": accountID}, &out); err != nil {
+	var out []adminrpc.UserOut
+	if err := callAdmin(ctx, data, adminrpc.OpUsersList, false, adminrpc.AccountRef{AccountID: accountID}, &out); err != nil {
 		return err
 	}
 	if asJSON {
@@ -161,7 +160,7 @@ func cmdUsersList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 func cmdUsersRevokeKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var data storeFlags
-	var in revokeIn
+	var in adminrpc.RevokeIn
 	fs := newFlags("users revoke-keys", "users revoke-keys --email EMAIL [flags]\n\n"+
 		"Revokes every API key of the user (all devices); they log in again.", stderr)
 	dataFlag(fs, &data)
@@ -173,8 +172,8 @@ func cmdUsersRevokeKeys(ctx context.Context, args []string, stdout, stderr io.Wr
 		fs.Usage()
 		return errUsage
 	}
-	var out revokeOut
-	if err := callAdmin(ctx, data, "users.revoke-keys", false, in, &out); err != nil {
+	var out adminrpc.RevokeOut
+	if err := callAdmin(ctx, data, adminrpc.OpUsersRevokeKeys, false, in, &out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "revoked %d key(s) of user %d\n", out.Revoked, out.UserID)
@@ -212,26 +211,10 @@ func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		var err error
 		n, err = st.Backup(ctx, tmp)
 		return err
-	}, func(c *http.Client) error {
-		resp, err := c.Get("http://admin/backup")
-		if err != nil {
-			return fmt.Errorf("admin socket: %w", err)
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("admin socket: HTTP %d", resp.StatusCode)
-		}
-		n, err = io.Copy(tmp, resp.Body)
-		if err != nil {
-			return err
-		}
-		if e := resp.Trailer.Get("X-Backup-Error"); e != "" {
-			return errors.New("server: " + e)
-		}
-		if want := resp.Trailer.Get("X-Backup-Bytes"); want != strconv.FormatInt(n, 10) {
-			return fmt.Errorf("backup truncated: got %d bytes, server sent %q", n, want)
-		}
-		return nil
+	}, func(c *adminrpc.Client) error {
+		var err error
+		n, err = c.Backup(ctx, tmp)
+		return err
 	})
 	if err != nil {
 		return err
