@@ -29,6 +29,8 @@ const (
 	OpUsersRevokeKeys = "users.revoke-keys" // RevokeIn → RevokeOut
 )
 
+// AccountIn is accounts.create's input: a dealer account, active for
+// SubscriptionDays from now, in a two-letter US State.
 type AccountIn struct {
 	Name             string `json:"name"`
 	SubscriptionDays int    `json:"subscriptionDays"`
@@ -37,15 +39,18 @@ type AccountIn struct {
 	State            string `json:"state"`
 }
 
+// AppIn is apps.create's input.
 type AppIn struct {
 	Name string `json:"name"`
 }
 
+// AppOut is a new client app; its secret is shown this once.
 type AppOut struct {
 	AppID     string `json:"appId"`
 	AppSecret string `json:"appSecret"`
 }
 
+// UserIn is users.create's input.
 type UserIn struct {
 	AccountID int64  `json:"accountId"`
 	Email     string `json:"email"`
@@ -56,6 +61,7 @@ type UserIn struct {
 	Password  string `json:"password"`
 }
 
+// UserOut is a user as the admin commands show it.
 type UserOut struct {
 	UserID        int64    `json:"userId"`
 	AccountID     int64    `json:"accountId"`
@@ -66,14 +72,17 @@ type UserOut struct {
 	EmailVerified bool     `json:"emailVerified"`
 }
 
+// AccountRef names the account of users.list.
 type AccountRef struct {
 	AccountID int64 `json:"accountId"`
 }
 
+// RevokeIn is users.revoke-keys's input: the user's login email.
 type RevokeIn struct {
 	Email string `json:"email"`
 }
 
+// RevokeOut is how many API keys of the user were revoked.
 type RevokeOut struct {
 	UserID  int64 `json:"userId"`
 	Revoked int   `json:"revoked"`
