@@ -233,9 +233,43 @@ func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var cfg load.Config
+	f, err := parseLoadFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	if f.wrkPath != "" {
+		return wrkTarget(ctx, f.cfg, f.wrkPath, f.bareAddr, stdout)
+	}
+	tuneGC() // the generator's heap is small too; its collections would be its own p99
+	if path := os.Getenv("PD_CPUPROFILE"); path != "" {
+		// The generator's own cost, beside the server's profile.
+		stopProfile, err := startCPUProfile(strings.ReplaceAll(path, "{pid}", strconv.Itoa(os.Getpid())))
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
+	}
+	res, err := load.Run(ctx, f.cfg)
+	if err != nil {
+		return err
+	}
+	if f.asJSON {
+		return json.NewEncoder(stdout).Encode(res)
+	}
+	fmt.Fprint(stdout, res)
+	return nil
+}
+
+// loadFlags are load's flags, the connection file read into cfg.
+type loadFlags struct {
+	cfg               load.Config
+	asJSON            bool
+	wrkPath, bareAddr string
+}
+
+func parseLoadFlags(args []string, stderr io.Writer) (loadFlags, error) {
+	var f loadFlags
 	var connFile string
-	var asJSON bool
 	fs := newFlags("load", "load --connection-file FILE --user EMAIL --password PW [flags]\n\n"+
 		"Load-tests a running server: exchanges the user's password for an API key,\n"+
 		"then N clients each send signed requests back to back for the duration, over\n"+
@@ -247,60 +281,39 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		"for a server with --trust-forwarded). Only loopback URLs\n"+
 		"are loaded unless --allow-remote. The connection file is a demo.json or an\n"+
 		"\"apps create --out\" file; --url overrides its baseUrl.", stderr)
-	fs.StringVar(&cfg.BaseURL, "url", "", "server base `URL` (default: the connection file's baseUrl)")
+	fs.StringVar(&f.cfg.BaseURL, "url", "", "server base `URL` (default: the connection file's baseUrl)")
 	fs.StringVar(&connFile, "connection-file", "", "`file` with {baseUrl, appId, appSecret} (demo.json works)")
-	fs.StringVar(&cfg.User, "user", "", "user `email`")
-	fs.StringVar(&cfg.Password, "password", "", "user password (prefer PD_PASSWORD)")
-	fs.IntVar(&cfg.Clients, "clients", 8, "concurrent clients `N`")
-	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "how long to measure")
-	fs.DurationVar(&cfg.Warmup, "warmup", time.Second, "how long the clients run before the measured duration, not counted")
-	fs.StringVar(&cfg.Scenario, "scenario", "get", "get, list, create-area, mixed, catalog, failed-signin or big-text")
-	fs.StringVar(&cfg.SearchText, "search", "residence", "SearchText of the list scenario")
-	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a base URL that is not loopback")
-	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	var wrkPath, bareAddr string
-	fs.StringVar(&wrkPath, "wrk-target", "", "instead of a load, print a signed GET of `PATH` as JSON {url, headers} for wrk")
-	fs.StringVar(&bareAddr, "bare-addr", "", "with --wrk-target, then serve the bare baseline (HMAC check, same bytes) on `ADDR` until stopped")
+	fs.StringVar(&f.cfg.User, "user", "", "user `email`")
+	fs.StringVar(&f.cfg.Password, "password", "", "user password (prefer PD_PASSWORD)")
+	fs.IntVar(&f.cfg.Clients, "clients", 8, "concurrent clients `N`")
+	fs.DurationVar(&f.cfg.Duration, "duration", 10*time.Second, "how long to measure")
+	fs.DurationVar(&f.cfg.Warmup, "warmup", time.Second, "how long the clients run before the measured duration, not counted")
+	fs.StringVar(&f.cfg.Scenario, "scenario", "get", "get, list, create-area, mixed, catalog, failed-signin or big-text")
+	fs.StringVar(&f.cfg.SearchText, "search", "residence", "SearchText of the list scenario")
+	fs.BoolVar(&f.cfg.AllowRemote, "allow-remote", false, "allow a base URL that is not loopback")
+	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON")
+	fs.StringVar(&f.wrkPath, "wrk-target", "", "instead of a load, print a signed GET of `PATH` as JSON {url, headers} for wrk")
+	fs.StringVar(&f.bareAddr, "bare-addr", "", "with --wrk-target, then serve the bare baseline (HMAC check, same bytes) on `ADDR` until stopped")
 	if err := parse(fs, args); err != nil {
-		return err
+		return f, err
 	}
-	if connFile == "" || cfg.User == "" || cfg.Password == "" {
+	if connFile == "" || f.cfg.User == "" || f.cfg.Password == "" {
 		fs.Usage()
-		return errUsage
+		return f, errUsage
 	}
 	b, err := os.ReadFile(connFile)
 	if err != nil {
-		return err
+		return f, err
 	}
 	var conn Connection
 	if err := json.Unmarshal(b, &conn); err != nil {
-		return fmt.Errorf("%s: %w", connFile, err)
+		return f, fmt.Errorf("%s: %w", connFile, err)
 	}
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = conn.BaseURL
+	if f.cfg.BaseURL == "" {
+		f.cfg.BaseURL = conn.BaseURL
 	}
-	cfg.AppID, cfg.AppSecret = conn.AppID, conn.AppSecret
-	if wrkPath != "" {
-		return wrkTarget(ctx, cfg, wrkPath, bareAddr, stdout)
-	}
-	tuneGC() // the generator's heap is small too; its collections would be its own p99
-	if path := os.Getenv("PD_CPUPROFILE"); path != "" {
-		// The generator's own cost, beside the server's profile.
-		stopProfile, err := startCPUProfile(strings.ReplaceAll(path, "{pid}", strconv.Itoa(os.Getpid())))
-		if err != nil {
-			return err
-		}
-		defer stopProfile()
-	}
-	res, err := load.Run(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		return json.NewEncoder(stdout).Encode(res)
-	}
-	fmt.Fprint(stdout, res)
-	return nil
+	f.cfg.AppID, f.cfg.AppSecret = conn.AppID, conn.AppSecret
+	return f, nil
 }
 
 // wrkTarget prints a signed GET for wrk and, with bareAddr, serves the
