@@ -15,22 +15,7 @@ import (
 //
 //	go test ./apiserver -run '^$' -bench DetailJSON -count 5
 func BenchmarkDetailJSON(b *testing.B) {
-	e, u := benchStore(b, 0)
-	var ps []*app.Proposal
-	if err := e.st.View(bg, u.rec.AccountID, func(tx store.Tx) error {
-		ids, err := tx.ProposalIDs()
-		for _, id := range ids {
-			p, err := tx.Proposal(id)
-			if err != nil {
-				return err
-			}
-			ps = append(ps, p)
-		}
-		return err
-	}); err != nil {
-		b.Fatal(err)
-	}
-	slices.SortFunc(ps, func(x, y *app.Proposal) int { return itemCount(x) - itemCount(y) })
+	ps := demoBySize(b)
 	typical := ps[len(ps)/2]
 	for _, bc := range []struct {
 		name string
@@ -64,6 +49,28 @@ func BenchmarkDetailJSON(b *testing.B) {
 			}
 		})
 	}
+}
+
+// demoBySize is the demo's proposals (the main account's), fewest items
+// first.
+func demoBySize(b *testing.B) []*app.Proposal {
+	e, u := benchStore(b, 0)
+	var ps []*app.Proposal
+	if err := e.st.View(bg, u.rec.AccountID, func(tx store.Tx) error {
+		ids, err := tx.ProposalIDs()
+		for _, id := range ids {
+			p, err := tx.Proposal(id)
+			if err != nil {
+				return err
+			}
+			ps = append(ps, p)
+		}
+		return err
+	}); err != nil {
+		b.Fatal(err)
+	}
+	slices.SortFunc(ps, func(x, y *app.Proposal) int { return itemCount(x) - itemCount(y) })
+	return ps
 }
 
 func itemCount(p *app.Proposal) int {

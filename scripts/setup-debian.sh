@@ -14,6 +14,7 @@ pkgs=(
   dbus gnome-keyring
   poppler-utils
   postgresql nginx-light
+  wrk jq # scripts/bench-get-wrk.sh
 )
 
 missing=()

@@ -212,10 +212,16 @@ func (h *harness) syncBy(start func()) syncer.State {
 		st = d.sess.eng.State()
 		return !st.Syncing && (st.LastError != nil && time.Since(started) > 50*time.Millisecond || st.LastSync.After(before))
 	})
-	// Let the final state reach the widgets.
-	time.Sleep(20 * time.Millisecond)
-	h.drain()
+	// The engine changes its state before it hands the change to the UI.
+	h.waitFor("the final state on the status bar", func() bool { return sameState(d.status.state, d.sess.eng.State()) })
 	return st
+}
+
+// sameState reports whether the status bar, showing shown, shows st.
+func sameState(shown, st syncer.State) bool {
+	e1, e2 := shown.LastError, st.LastError
+	shown.LastError, st.LastError = nil, nil
+	return shown == st && (e1 == nil) == (e2 == nil) && (e1 == nil || e1.Error() == e2.Error())
 }
 
 // openByName opens the proposal with this name from the list, as a

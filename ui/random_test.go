@@ -661,8 +661,14 @@ func (z *fuzz) syncBy(start func()) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	time.Sleep(10 * time.Millisecond) // the last state's UI work
-	z.drain()
+	// The engine changes its state before it hands the change to the UI.
+	for deadline := time.Now().Add(5 * time.Second); !sameState(z.d.status.state, eng.State()); time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			z.find("wedged", "the status bar did not show the sync's end in 5 s")
+			break
+		}
+		z.drain()
+	}
 }
 
 func (z *fuzz) toggleOffline() bool {

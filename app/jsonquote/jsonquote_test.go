@@ -1,9 +1,7 @@
 package jsonquote
 
 import (
-	"bytes"
 	"encoding/json"
-	"log/slog"
 	"math/rand"
 	"strings"
 	"testing"
@@ -33,24 +31,6 @@ func TestAppendMarshalMatchesMarshal(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := AppendMarshal([]byte("x"), s); string(got) != "x"+string(want) {
-			t.Fatalf("%q: got %s, want %s", s, got[1:], want)
-		}
-	}
-}
-
-func TestAppendSlogMatchesSlog(t *testing.T) {
-	for _, s := range randomStrings(5000) {
-		var out bytes.Buffer
-		slog.New(slog.NewJSONHandler(&out, &slog.HandlerOptions{
-			ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-				if a.Key != "s" {
-					return slog.Attr{} // only the string
-				}
-				return a
-			},
-		})).Info("", "s", s)
-		want := strings.TrimSuffix(strings.TrimPrefix(out.String(), `{"s":`), "}\n")
-		if got := AppendSlog([]byte("x"), s); string(got) != "x"+want {
 			t.Fatalf("%q: got %s, want %s", s, got[1:], want)
 		}
 	}

@@ -3,19 +3,15 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
-	"net/http"
-	"net/url"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"proposaldesk/apiserver"
+	"proposaldesk/apiserver/adminrpc"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
 )
@@ -59,54 +55,55 @@ func cmdCatalogImport(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	defer f.Close()
 	start := time.Now()
-	var rep app.CatalogImportReport
-	importFile := func() error {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
+	rep, err := importCatalog(ctx, data, account, mode, confirm, f)
+	if e := adminrpc.NeedsConfirmation(err); e != nil && !confirm {
+		if err := askRemoval(e.Message, stderr); err != nil {
 			return err
 		}
-		return withStore(ctx, data, false, func(st store.Store) error {
-			var err error
-			rep, err = apiserver.ImportCatalogConfirming(ctx, st, account, mode, confirm, f)
-			return err
-		}, func(c *http.Client) error {
-			u := "http://admin/catalog/import?account=" + strconv.FormatInt(account, 10) + "&mode=" + url.QueryEscape(string(mode)) +
-				"&confirmRemoval=" + strconv.FormatBool(confirm)
-			resp, err := c.Post(u, "text/csv", f)
-			if err != nil {
-				return fmt.Errorf("admin socket: %w", err)
-			}
-			defer resp.Body.Close()
-			if resp.StatusCode != http.StatusOK {
-				var e struct {
-					Error string `json:"error"`
-					Field string `json:"field"`
-				}
-				json.NewDecoder(resp.Body).Decode(&e)
-				if e.Field != "" {
-					return &app.Error{Kind: app.KindValidationFailed, Message: e.Error, Fields: []app.FieldError{{Field: e.Field}}}
-				}
-				return fmt.Errorf("admin socket: HTTP %d: %s", resp.StatusCode, e.Error)
-			}
-			return json.NewDecoder(resp.Body).Decode(&rep)
-		})
-	}
-	err = importFile()
-	if e := needsConfirmation(err); e != nil && !confirm {
-		msg := e.Message
-		if !stdinIsTerminal() {
-			return fmt.Errorf("%s Run again with --confirm-removal to remove them", strings.TrimSuffix(msg, "."))
-		}
-		fmt.Fprintf(stderr, "%s\nRemove them? [y/N] ", msg)
-		answer, _ := bufio.NewReader(os.Stdin).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-			return errors.New("nothing was imported")
-		}
-		confirm = true
-		err = importFile()
+		rep, err = importCatalog(ctx, data, account, mode, true, f)
 	}
 	if err != nil {
 		return err
 	}
+	return printImport(stdout, stderr, file, account, rep, time.Since(start))
+}
+
+// importCatalog imports the file f from its start, in process or through
+// the running server's admin socket.
+func importCatalog(ctx context.Context, data storeFlags, account int64, mode app.CatalogImportMode, confirm bool, f *os.File) (app.CatalogImportReport, error) {
+	var rep app.CatalogImportReport
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return rep, err
+	}
+	err := withStore(ctx, data, false, func(st store.Store) error {
+		var err error
+		rep, err = apiserver.ImportCatalogConfirming(ctx, st, account, mode, confirm, f)
+		return err
+	}, func(c *adminrpc.Client) error {
+		var err error
+		rep, err = c.ImportCatalog(ctx, account, mode, confirm, f)
+		return err
+	})
+	return rep, err
+}
+
+// askRemoval asks the user at a terminal to let a Replace remove what
+// msg says; anywhere else, and unless the answer is yes, it is an error.
+func askRemoval(msg string, stderr io.Writer) error {
+	if !stdinIsTerminal() {
+		return fmt.Errorf("%s Run again with --confirm-removal to remove them", strings.TrimSuffix(msg, "."))
+	}
+	fmt.Fprintf(stderr, "%s\nRemove them? [y/N] ", msg)
+	answer, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		return errors.New("nothing was imported")
+	}
+	return nil
+}
+
+// printImport tells what the import of file did, or lists the rows that
+// kept it from applying.
+func printImport(stdout, stderr io.Writer, file string, account int64, rep app.CatalogImportReport, took time.Duration) error {
 	if !rep.Applied {
 		for _, r := range rep.Rejected {
 			fmt.Fprintf(stderr, "%s: line %d: %s\n", file, r.Line, r.Reason)
@@ -114,22 +111,12 @@ func cmdCatalogImport(ctx context.Context, args []string, stdout, stderr io.Writ
 		return errors.New(apiserver.RejectedError(rep).Message)
 	}
 	fmt.Fprintf(stdout, "%s: %d rows into account %d (%s): %d added, %d updated, %d unchanged, %d removed in %s\n",
-		file, rep.Rows, account, rep.Mode, rep.Added, rep.Updated, rep.Unchanged, rep.Deleted, time.Since(start).Round(time.Millisecond))
+		file, rep.Rows, account, rep.Mode, rep.Added, rep.Updated, rep.Unchanged, rep.Deleted, took.Round(time.Millisecond))
 	for _, r := range rep.Removed {
 		fmt.Fprintf(stdout, "removed %d: %s\n", r.ID, removedText(r))
 	}
 	if more := rep.Deleted - len(rep.Removed); more > 0 {
 		fmt.Fprintf(stdout, "and %d more removed\n", more)
-	}
-	return nil
-}
-
-// needsConfirmation is err when it is a Replace refused for want of
-// ConfirmRemoval (app.CheckCatalogRemoval), else nil.
-func needsConfirmation(err error) *app.Error {
-	var e *app.Error
-	if errors.As(err, &e) && len(e.Fields) == 1 && e.Fields[0].Field == "ConfirmRemoval" {
-		return e
 	}
 	return nil
 }
@@ -145,40 +132,6 @@ func removedText(r app.CatalogRemovedItem) string {
 		parts = append(parts, "("+r.PartNumber+")")
 	}
 	return strings.Join(parts, " ")
-}
-
-// adminCatalogImport is the admin socket's side: the report as JSON (a
-// rejected file too: the client prints it), or {"error"} for a failure.
-func adminCatalogImport(st store.Store, log *slog.Logger) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		account, err := strconv.ParseInt(r.URL.Query().Get("account"), 10, 64)
-		if err != nil || account <= 0 {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "account must be an ID"})
-			return
-		}
-		mode, err := app.ParseCatalogImportMode(r.URL.Query().Get("mode"))
-		if err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
-			return
-		}
-		confirm, err := app.ParseConfirmRemoval(r.URL.Query().Get("confirmRemoval"))
-		if err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
-			return
-		}
-		rep, err := apiserver.ImportCatalogConfirming(r.Context(), st, account, mode, confirm, r.Body)
-		if e := needsConfirmation(err); e != nil {
-			// The client asks its user, then sends the file again.
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": e.Message, "field": "ConfirmRemoval"})
-			return
-		}
-		if err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
-			return
-		}
-		log.Info("catalog import", "account", account, "mode", mode, "rows", rep.Rows, "applied", rep.Applied, "rejected", rep.RejectedCount)
-		writeJSON(w, http.StatusOK, rep)
-	}
 }
 
 // splitFileArgs separates the FILE operand from the flags, wherever it

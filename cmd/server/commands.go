@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"proposaldesk/apiserver/adminrpc"
 	"proposaldesk/apiserver/auth"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/cmd/server/internal/load"
@@ -22,7 +21,7 @@ import (
 
 func cmdAccountsCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var data storeFlags
-	var in accountIn
+	var in adminrpc.AccountIn
 	fs := newFlags("accounts create", "accounts create --name NAME [flags]\n\nAdds a dealer account and prints its ID.", stderr)
 	dataFlag(fs, &data)
 	fs.StringVar(&in.Name, "name", "", "dealer company `name` (required)")
@@ -38,7 +37,7 @@ func cmdAccountsCreate(ctx context.Context, args []string, stdout, stderr io.Wri
 		return errUsage
 	}
 	var out store.Account
-	if err := callAdmin(ctx, data, "accounts.create", true, in, &out); err != nil {
+	if err := callAdmin(ctx, data, adminrpc.OpAccountsCreate, true, in, &out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "account %d %q created; subscription until %s\n", out.ID, out.Name, out.SubscriptionExpiry.Format(time.DateOnly))
@@ -56,7 +55,7 @@ type Connection struct {
 func cmdAppsCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var data storeFlags
 	var outFile, baseURL string
-	var in appIn
+	var in adminrpc.AppIn
 	fs := newFlags("apps create", "apps create --name NAME [--out FILE] [flags]\n\n"+
 		"Adds a client app and prints its ID and secret. The secret is shown once and\n"+
 		"cannot be read back; with --out it is also written, with the base URL, to a\n"+
@@ -72,8 +71,8 @@ func cmdAppsCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fs.Usage()
 		return errUsage
 	}
-	var out appOut
-	if err := callAdmin(ctx, data, "apps.create", true, in, &out); err != nil {
+	var out adminrpc.AppOut
+	if err := callAdmin(ctx, data, adminrpc.OpAppsCreate, true, in, &out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "appId:     %s\nappSecret: %s\n(the secret is shown only now)\n", out.AppID, out.AppSecret)
@@ -89,7 +88,7 @@ func cmdAppsCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 func cmdUsersCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var data storeFlags
-	var in userIn
+	var in adminrpc.UserIn
 	fs := newFlags("users create", "users create --account ID --email EMAIL --role ROLE [flags]\n\n"+
 		"Adds a user. Without --password (or PD_PASSWORD) a random password is made\n"+
 		"and printed once.", stderr)
@@ -116,8 +115,8 @@ func cmdUsersCreate(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 		in.Password = p
 	}
-	var out userOut
-	if err := callAdmin(ctx, data, "users.create", false, in, &out); err != nil {
+	var out adminrpc.UserOut
+	if err := callAdmin(ctx, data, adminrpc.OpUsersCreate, false, in, &out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "user %d %s (%s) created in account %d\n", out.UserID, out.Email, out.Role, out.AccountID)
@@ -142,8 +141,8 @@ func cmdUsersList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fs.Usage()
 		return errUsage
 	}
-	var out []userOut
-	if err := callAdmin(ctx, data, "users.list", false, map[string]int64{"accountId": accountID}, &out); err != nil {
+	var out []adminrpc.UserOut
+	if err := callAdmin(ctx, data, adminrpc.OpUsersList, false, adminrpc.AccountRef{AccountID: accountID}, &out); err != nil {
 		return err
 	}
 	if asJSON {
@@ -161,7 +160,7 @@ func cmdUsersList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 func cmdUsersRevokeKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var data storeFlags
-	var in revokeIn
+	var in adminrpc.RevokeIn
 	fs := newFlags("users revoke-keys", "users revoke-keys --email EMAIL [flags]\n\n"+
 		"Revokes every API key of the user (all devices); they log in again.", stderr)
 	dataFlag(fs, &data)
@@ -173,8 +172,8 @@ func cmdUsersRevokeKeys(ctx context.Context, args []string, stdout, stderr io.Wr
 		fs.Usage()
 		return errUsage
 	}
-	var out revokeOut
-	if err := callAdmin(ctx, data, "users.revoke-keys", false, in, &out); err != nil {
+	var out adminrpc.RevokeOut
+	if err := callAdmin(ctx, data, adminrpc.OpUsersRevokeKeys, false, in, &out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "revoked %d key(s) of user %d\n", out.Revoked, out.UserID)
@@ -212,26 +211,10 @@ func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		var err error
 		n, err = st.Backup(ctx, tmp)
 		return err
-	}, func(c *http.Client) error {
-		resp, err := c.Get("http://admin/backup")
-		if err != nil {
-			return fmt.Errorf("admin socket: %w", err)
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("admin socket: HTTP %d", resp.StatusCode)
-		}
-		n, err = io.Copy(tmp, resp.Body)
-		if err != nil {
-			return err
-		}
-		if e := resp.Trailer.Get("X-Backup-Error"); e != "" {
-			return errors.New("server: " + e)
-		}
-		if want := resp.Trailer.Get("X-Backup-Bytes"); want != strconv.FormatInt(n, 10) {
-			return fmt.Errorf("backup truncated: got %d bytes, server sent %q", n, want)
-		}
-		return nil
+	}, func(c *adminrpc.Client) error {
+		var err error
+		n, err = c.Backup(ctx, tmp)
+		return err
 	})
 	if err != nil {
 		return err
@@ -250,9 +233,43 @@ func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var cfg load.Config
+	f, err := parseLoadFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	if f.wrkPath != "" {
+		return wrkTarget(ctx, f.cfg, f.wrkPath, f.bareAddr, stdout)
+	}
+	tuneGC() // the generator's heap is small too; its collections would be its own p99
+	if path := os.Getenv("PD_CPUPROFILE"); path != "" {
+		// The generator's own cost, beside the server's profile.
+		stopProfile, err := startCPUProfile(strings.ReplaceAll(path, "{pid}", strconv.Itoa(os.Getpid())))
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
+	}
+	res, err := load.Run(ctx, f.cfg)
+	if err != nil {
+		return err
+	}
+	if f.asJSON {
+		return json.NewEncoder(stdout).Encode(res)
+	}
+	fmt.Fprint(stdout, res)
+	return nil
+}
+
+// loadFlags are load's flags, the connection file read into cfg.
+type loadFlags struct {
+	cfg               load.Config
+	asJSON            bool
+	wrkPath, bareAddr string
+}
+
+func parseLoadFlags(args []string, stderr io.Writer) (loadFlags, error) {
+	var f loadFlags
 	var connFile string
-	var asJSON bool
 	fs := newFlags("load", "load --connection-file FILE --user EMAIL --password PW [flags]\n\n"+
 		"Load-tests a running server: exchanges the user's password for an API key,\n"+
 		"then N clients each send signed requests back to back for the duration, over\n"+
@@ -264,60 +281,39 @@ func cmdLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		"for a server with --trust-forwarded). Only loopback URLs\n"+
 		"are loaded unless --allow-remote. The connection file is a demo.json or an\n"+
 		"\"apps create --out\" file; --url overrides its baseUrl.", stderr)
-	fs.StringVar(&cfg.BaseURL, "url", "", "server base `URL` (default: the connection file's baseUrl)")
+	fs.StringVar(&f.cfg.BaseURL, "url", "", "server base `URL` (default: the connection file's baseUrl)")
 	fs.StringVar(&connFile, "connection-file", "", "`file` with {baseUrl, appId, appSecret} (demo.json works)")
-	fs.StringVar(&cfg.User, "user", "", "user `email`")
-	fs.StringVar(&cfg.Password, "password", "", "user password (prefer PD_PASSWORD)")
-	fs.IntVar(&cfg.Clients, "clients", 8, "concurrent clients `N`")
-	fs.DurationVar(&cfg.Duration, "duration", 10*time.Second, "how long to measure")
-	fs.DurationVar(&cfg.Warmup, "warmup", time.Second, "how long the clients run before the measured duration, not counted")
-	fs.StringVar(&cfg.Scenario, "scenario", "get", "get, list, create-area, mixed, catalog, failed-signin or big-text")
-	fs.StringVar(&cfg.SearchText, "search", "residence", "SearchText of the list scenario")
-	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a base URL that is not loopback")
-	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	var wrkPath, bareAddr string
-	fs.StringVar(&wrkPath, "wrk-target", "", "instead of a load, print a signed GET of `PATH` as JSON {url, headers} for wrk")
-	fs.StringVar(&bareAddr, "bare-addr", "", "with --wrk-target, then serve the bare baseline (HMAC check, same bytes) on `ADDR` until stopped")
+	fs.StringVar(&f.cfg.User, "user", "", "user `email`")
+	fs.StringVar(&f.cfg.Password, "password", "", "user password (prefer PD_PASSWORD)")
+	fs.IntVar(&f.cfg.Clients, "clients", 8, "concurrent clients `N`")
+	fs.DurationVar(&f.cfg.Duration, "duration", 10*time.Second, "how long to measure")
+	fs.DurationVar(&f.cfg.Warmup, "warmup", time.Second, "how long the clients run before the measured duration, not counted")
+	fs.StringVar(&f.cfg.Scenario, "scenario", "get", "get, list, create-area, mixed, catalog, failed-signin or big-text")
+	fs.StringVar(&f.cfg.SearchText, "search", "residence", "SearchText of the list scenario")
+	fs.BoolVar(&f.cfg.AllowRemote, "allow-remote", false, "allow a base URL that is not loopback")
+	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON")
+	fs.StringVar(&f.wrkPath, "wrk-target", "", "instead of a load, print a signed GET of `PATH` as JSON {url, headers} for wrk")
+	fs.StringVar(&f.bareAddr, "bare-addr", "", "with --wrk-target, then serve the bare baseline (HMAC check, same bytes) on `ADDR` until stopped")
 	if err := parse(fs, args); err != nil {
-		return err
+		return f, err
 	}
-	if connFile == "" || cfg.User == "" || cfg.Password == "" {
+	if connFile == "" || f.cfg.User == "" || f.cfg.Password == "" {
 		fs.Usage()
-		return errUsage
+		return f, errUsage
 	}
 	b, err := os.ReadFile(connFile)
 	if err != nil {
-		return err
+		return f, err
 	}
 	var conn Connection
 	if err := json.Unmarshal(b, &conn); err != nil {
-		return fmt.Errorf("%s: %w", connFile, err)
+		return f, fmt.Errorf("%s: %w", connFile, err)
 	}
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = conn.BaseURL
+	if f.cfg.BaseURL == "" {
+		f.cfg.BaseURL = conn.BaseURL
 	}
-	cfg.AppID, cfg.AppSecret = conn.AppID, conn.AppSecret
-	if wrkPath != "" {
-		return wrkTarget(ctx, cfg, wrkPath, bareAddr, stdout)
-	}
-	tuneGC() // the generator's heap is small too; its collections would be its own p99
-	if path := os.Getenv("PD_CPUPROFILE"); path != "" {
-		// The generator's own cost, beside the server's profile.
-		stopProfile, err := startCPUProfile(strings.ReplaceAll(path, "{pid}", strconv.Itoa(os.Getpid())))
-		if err != nil {
-			return err
-		}
-		defer stopProfile()
-	}
-	res, err := load.Run(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		return json.NewEncoder(stdout).Encode(res)
-	}
-	fmt.Fprint(stdout, res)
-	return nil
+	f.cfg.AppID, f.cfg.AppSecret = conn.AppID, conn.AppSecret
+	return f, nil
 }
 
 // wrkTarget prints a signed GET for wrk and, with bareAddr, serves the

@@ -37,106 +37,143 @@ Filters (the proposal list's): --statuses, --modified-after, --archived,
 --salesperson, --search. Files appear only complete. On a terminal the
 progress is shown on stderr.`
 
+type exportFlags struct {
+	connFile, baseURL, user, password, format, out string
+	proposal, changeOrder                          int64
+	query                                          apiclient.ExportQuery
+}
+
 func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var connFile, baseURL, user, password, format, out, statuses, modifiedAfter, search string
-	var archived bool
-	var salesperson, proposal, changeOrder int64
-	fs := newFlags("export", exportSynopsis, stderr)
-	fs.StringVar(&connFile, "connection-file", "", "`file` with {baseUrl, appId, appSecret} (a demo.json or an \"apps create --out\" file)")
-	fs.StringVar(&baseURL, "url", "", "server base `URL` (default: the connection file's baseUrl)")
-	fs.StringVar(&user, "user", "", "an Admin user's `email`")
-	fs.StringVar(&password, "password", "", "the user's password (prefer PD_PASSWORD)")
-	fs.StringVar(&format, "format", "", "csv, json, client-pdf or installer-pdf")
-	fs.StringVar(&out, "out", "", "output `path`: a folder for csv, a file otherwise")
-	fs.StringVar(&statuses, "statuses", "", "only these `statuses`, comma-separated (e.g. Draft,Accepted)")
-	fs.StringVar(&modifiedAfter, "modified-after", "", "only proposals modified after this ISO 8601 `time` (or date)")
-	fs.BoolVar(&archived, "archived", false, "export archived proposals (instead of the others)")
-	fs.Int64Var(&salesperson, "salesperson", 0, "only this salesperson's proposals (user `ID`)")
-	fs.StringVar(&search, "search", "", "only proposals matching this search `text`")
-	fs.Int64Var(&proposal, "proposal", 0, "proposal `ID` of a PDF document")
-	fs.Int64Var(&changeOrder, "change-order", 0, "change order `ID` (of --proposal) of a PDF document")
-	if err := parse(fs, args); err != nil {
+	f, err := parseExportFlags(args, stderr)
+	if err != nil {
 		return err
 	}
-	if connFile == "" || user == "" || password == "" || format == "" || out == "" {
+	client, err := signIn(ctx, f)
+	if err != nil {
+		return err
+	}
+	switch f.format {
+	case "client-pdf", "installer-pdf":
+		return exportPDF(ctx, client, f, stdout)
+	case "json":
+		return exportJSONLines(ctx, client, f, stdout, stderr)
+	default:
+		return exportCSV(ctx, client, f, stdout, stderr)
+	}
+}
+
+// parseExportFlags reads export's flags, checks those that go together
+// and turns the filters into the export's query.
+func parseExportFlags(args []string, stderr io.Writer) (exportFlags, error) {
+	var f exportFlags
+	var statuses, modifiedAfter string
+	q := &f.query
+	fs := newFlags("export", exportSynopsis, stderr)
+	fs.StringVar(&f.connFile, "connection-file", "", "`file` with {baseUrl, appId, appSecret} (a demo.json or an \"apps create --out\" file)")
+	fs.StringVar(&f.baseURL, "url", "", "server base `URL` (default: the connection file's baseUrl)")
+	fs.StringVar(&f.user, "user", "", "an Admin user's `email`")
+	fs.StringVar(&f.password, "password", "", "the user's password (prefer PD_PASSWORD)")
+	fs.StringVar(&f.format, "format", "", "csv, json, client-pdf or installer-pdf")
+	fs.StringVar(&f.out, "out", "", "output `path`: a folder for csv, a file otherwise")
+	fs.StringVar(&statuses, "statuses", "", "only these `statuses`, comma-separated (e.g. Draft,Accepted)")
+	fs.StringVar(&modifiedAfter, "modified-after", "", "only proposals modified after this ISO 8601 `time` (or date)")
+	fs.BoolVar(&q.Archived, "archived", false, "export archived proposals (instead of the others)")
+	fs.Int64Var(&q.SalesPersonID, "salesperson", 0, "only this salesperson's proposals (user `ID`)")
+	fs.StringVar(&q.SearchText, "search", "", "only proposals matching this search `text`")
+	fs.Int64Var(&f.proposal, "proposal", 0, "proposal `ID` of a PDF document")
+	fs.Int64Var(&f.changeOrder, "change-order", 0, "change order `ID` (of --proposal) of a PDF document")
+	if err := parse(fs, args); err != nil {
+		return f, err
+	}
+	if f.connFile == "" || f.user == "" || f.password == "" || f.format == "" || f.out == "" {
 		fmt.Fprintln(stderr, "export: --connection-file, --user, --password (or PD_PASSWORD), --format and --out are required")
 		fs.Usage()
-		return errUsage
+		return f, errUsage
 	}
-	pdf := format == "client-pdf" || format == "installer-pdf"
+	pdf := f.format == "client-pdf" || f.format == "installer-pdf"
 	switch {
-	case format != "csv" && format != "json" && !pdf:
-		fmt.Fprintf(stderr, "export: --format must be csv, json, client-pdf or installer-pdf, not %q\n", format)
-		return errUsage
-	case pdf && proposal == 0:
+	case f.format != "csv" && f.format != "json" && !pdf:
+		fmt.Fprintf(stderr, "export: --format must be csv, json, client-pdf or installer-pdf, not %q\n", f.format)
+		return f, errUsage
+	case pdf && f.proposal == 0:
 		fmt.Fprintln(stderr, "export: a PDF needs --proposal ID")
-		return errUsage
-	case !pdf && (proposal != 0 || changeOrder != 0):
+		return f, errUsage
+	case !pdf && (f.proposal != 0 || f.changeOrder != 0):
 		fmt.Fprintln(stderr, "export: --proposal and --change-order go with --format client-pdf or installer-pdf")
-		return errUsage
+		return f, errUsage
 	}
-	q := apiclient.ExportQuery{SearchText: search, SalesPersonID: salesperson, Archived: archived}
 	for _, s := range strings.Split(statuses, ",") {
 		if strings.TrimSpace(s) == "" {
 			continue
 		}
 		st, err := app.ParseStatus(strings.TrimSpace(s))
 		if err != nil {
-			return fmt.Errorf("--statuses: %w", err)
+			return f, fmt.Errorf("--statuses: %w", err)
 		}
 		q.Statuses = append(q.Statuses, st)
 	}
 	if modifiedAfter != "" {
 		t, err := app.ParseTime(modifiedAfter)
 		if err != nil {
-			return fmt.Errorf("--modified-after: %w", err)
+			return f, fmt.Errorf("--modified-after: %w", err)
 		}
 		q.ModifiedAfter = t.Time
 	}
+	return f, nil
+}
 
-	conn, err := apiclient.LoadConnection(connFile)
+// signIn makes an API client from the connection file and signs in.
+func signIn(ctx context.Context, f exportFlags) (*apiclient.Client, error) {
+	conn, err := apiclient.LoadConnection(f.connFile)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if baseURL != "" {
-		conn.BaseURL = baseURL
+	if f.baseURL != "" {
+		conn.BaseURL = f.baseURL
 	}
 	client, err := apiclient.NewClient(conn, apiclient.WithUserAgent("ProposalDesk-CLI"), apiclient.WithTimeout(5*time.Minute))
 	if err != nil {
+		return nil, err
+	}
+	if _, err := client.Exchange(ctx, f.user, f.password); err != nil {
+		return nil, fmt.Errorf("sign in as %s: %s", f.user, apiclient.Explain(err))
+	}
+	return client, nil
+}
+
+func exportPDF(ctx context.Context, client *apiclient.Client, f exportFlags, stdout io.Writer) error {
+	kind := strings.TrimSuffix(f.format, "-pdf")
+	b, err := client.Document(ctx, f.proposal, f.changeOrder, kind)
+	if err != nil {
+		return explainExport(err)
+	}
+	if err := writeFileAtomic(f.out, b, 0o600); err != nil {
 		return err
 	}
-	if _, err := client.Exchange(ctx, user, password); err != nil {
-		return fmt.Errorf("sign in as %s: %s", user, apiclient.Explain(err))
-	}
+	fmt.Fprintf(stdout, "%s PDF (%d bytes) written to %s\n", kind, len(b), f.out)
+	return nil
+}
 
-	if pdf {
-		kind := strings.TrimSuffix(format, "-pdf")
-		b, err := client.Document(ctx, proposal, changeOrder, kind)
-		if err != nil {
-			return explainExport(err)
-		}
-		if err := writeFileAtomic(out, b, 0o600); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s PDF (%d bytes) written to %s\n", kind, len(b), out)
-		return nil
-	}
-
+func exportJSONLines(ctx context.Context, client *apiclient.Client, f exportFlags, stdout, stderr io.Writer) error {
 	pr := newProgress(stderr)
-	if format == "json" {
-		q.Format = "jsonl"
-		p, err := exportTo(ctx, client, q, out, stdout, pr.part(0))
-		pr.done()
-		if err != nil {
-			return err
-		}
-		if out != "-" {
-			fmt.Fprintf(stdout, "%s proposals written to %s\n", thousands(p.Proposals), out)
-		}
-		return nil
+	q := f.query
+	q.Format = "jsonl"
+	p, err := exportTo(ctx, client, q, f.out, stdout, pr.part(0))
+	pr.done()
+	if err != nil {
+		return err
 	}
+	if f.out != "-" {
+		fmt.Fprintf(stdout, "%s proposals written to %s\n", thousands(p.Proposals), f.out)
+	}
+	return nil
+}
+
+// exportCSV writes proposals.csv and items.csv into the folder f.out.
+func exportCSV(ctx context.Context, client *apiclient.Client, f exportFlags, stdout, stderr io.Writer) error {
+	q := f.query
 	q.Format = "csv"
-	if err := os.MkdirAll(out, 0o700); err != nil {
+	if err := os.MkdirAll(f.out, 0o700); err != nil {
 		return err
 	}
 	// The two files are two requests; running them side by side halves
@@ -146,16 +183,15 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		res        apiclient.ExportProgress
 		err        error
 	}{{part: "proposals", file: "proposals.csv"}, {part: "items", file: "items.csv"}}
+	pr := newProgress(stderr)
 	pr.parts = len(parts)
 	var wg gosync.WaitGroup
 	for i := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			pq := q
 			pq.Part = parts[i].part
-			parts[i].res, parts[i].err = exportTo(ctx, client, pq, filepath.Join(out, parts[i].file), stdout, pr.part(i))
-		}()
+			parts[i].res, parts[i].err = exportTo(ctx, client, pq, filepath.Join(f.out, parts[i].file), stdout, pr.part(i))
+		})
 	}
 	wg.Wait()
 	pr.done()
@@ -164,7 +200,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "%s proposals and %s line items written to %s and %s\n",
 		thousands(parts[0].res.Rows), thousands(parts[1].res.Rows),
-		filepath.Join(out, "proposals.csv"), filepath.Join(out, "items.csv"))
+		filepath.Join(f.out, "proposals.csv"), filepath.Join(f.out, "items.csv"))
 	return nil
 }
 

@@ -25,7 +25,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -76,63 +78,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	var err error
 	cmd, rest := args[0], args[1:]
-	sub := func() (string, []string) {
-		if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
-			return "", rest
-		}
-		return rest[0], rest[1:]
-	}
-	switch cmd {
-	case "serve":
-		err = cmdServe(ctx, rest, stdout, stderr)
-	case "accounts":
-		switch s, a := sub(); s {
-		case "create":
-			err = cmdAccountsCreate(ctx, a, stdout, stderr)
-		default:
-			err = badSub(stderr, "accounts", s, "create")
-		}
-	case "apps":
-		switch s, a := sub(); s {
-		case "create":
-			err = cmdAppsCreate(ctx, a, stdout, stderr)
-		default:
-			err = badSub(stderr, "apps", s, "create")
-		}
-	case "users":
-		switch s, a := sub(); s {
-		case "create":
-			err = cmdUsersCreate(ctx, a, stdout, stderr)
-		case "list":
-			err = cmdUsersList(ctx, a, stdout, stderr)
-		case "revoke-keys":
-			err = cmdUsersRevokeKeys(ctx, a, stdout, stderr)
-		default:
-			err = badSub(stderr, "users", s, "create, list, revoke-keys")
-		}
-	case "catalog":
-		switch s, a := sub(); s {
-		case "import":
-			err = cmdCatalogImport(ctx, a, stdout, stderr)
-		default:
-			err = badSub(stderr, "catalog", s, "import")
-		}
-	case "backup":
-		err = cmdBackup(ctx, rest, stdout, stderr)
-	case "migrate":
-		err = cmdMigrate(ctx, rest, stdout, stderr)
-	case "migrate-data":
-		err = cmdMigrateData(ctx, rest, stdout, stderr)
-	case "load":
-		err = cmdLoad(ctx, rest, stdout, stderr)
-	case "export":
-		err = cmdExport(ctx, rest, stdout, stderr)
-	default:
+	subs, ok := commands[cmd]
+	if !ok {
 		fmt.Fprintf(stderr, "server: unknown command %q\n\n%s", cmd, usage)
 		return 2
 	}
+	err := dispatch(ctx, cmd, subs, rest, stdout, stderr)
 	switch {
 	case err == nil:
 		return 0
@@ -144,6 +96,39 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "server %s: %v\n", cmd, err)
 		return 1
 	}
+}
+
+type command func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+
+// commands are the commands by name, each with its subcommands ("" for
+// a command that has none).
+var commands = map[string]map[string]command{
+	"serve":        {"": cmdServe},
+	"accounts":     {"create": cmdAccountsCreate},
+	"apps":         {"create": cmdAppsCreate},
+	"users":        {"create": cmdUsersCreate, "list": cmdUsersList, "revoke-keys": cmdUsersRevokeKeys},
+	"catalog":      {"import": cmdCatalogImport},
+	"backup":       {"": cmdBackup},
+	"migrate":      {"": cmdMigrate},
+	"migrate-data": {"": cmdMigrateData},
+	"load":         {"": cmdLoad},
+	"export":       {"": cmdExport},
+}
+
+// dispatch runs the command name of subs, or its subcommand named by the
+// first argument.
+func dispatch(ctx context.Context, name string, subs map[string]command, args []string, stdout, stderr io.Writer) error {
+	if f, ok := subs[""]; ok {
+		return f(ctx, args, stdout, stderr)
+	}
+	sub, rest := "", args
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		sub, rest = args[0], args[1:]
+	}
+	if f, ok := subs[sub]; ok {
+		return f(ctx, rest, stdout, stderr)
+	}
+	return badSub(stderr, name, sub, strings.Join(slices.Sorted(maps.Keys(subs)), ", "))
 }
 
 func badSub(stderr io.Writer, cmd, got, want string) error {
@@ -218,7 +203,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 // a file), text otherwise.
 func newLogger(w io.Writer, format string) *slog.Logger {
 	if formatOf(w, format) == "json" {
-		return slog.New(newJSONLogHandler(w))
+		return slog.New(slog.NewJSONHandler(w, nil))
 	}
 	return slog.New(slog.NewTextHandler(w, nil))
 }

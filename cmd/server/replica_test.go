@@ -197,13 +197,28 @@ func TestReplicaKilledUnderLoad(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(1500 * time.Millisecond)
+	// Each writer's replica has acknowledged some of its writes.
+	ackedBy := func(w int) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(acked[w])
+	}
+	waitUntil(t, "4 acknowledged writes of every writer", 60*time.Second, func() bool {
+		for w := range writers {
+			if ackedBy(w) < 4 {
+				return false
+			}
+		}
+		return true
+	})
 	killed.Store(true)
 	if err := ps[0].cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	ps[0].wait(t, 10*time.Second)
-	time.Sleep(500 * time.Millisecond) // the survivor keeps taking writes
+	// The survivor keeps taking writes.
+	before := ackedBy(1)
+	waitUntil(t, "more writes acknowledged by the survivor", 30*time.Second, func() bool { return ackedBy(1) >= before+4 })
 	close(stop)
 	wg.Wait()
 	total := 0

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"proposaldesk/apiserver"
+	"proposaldesk/apiserver/adminrpc"
 	"proposaldesk/apiserver/connlimit"
 	"proposaldesk/apiserver/demo"
 	"proposaldesk/apiserver/lockout"
@@ -62,6 +63,46 @@ type serveFlags struct {
 }
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f, err := parseServeFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	tuneGC()
+	log := newLogger(stderr, f.logFormat)
+	slog.SetDefault(log)
+	if err := os.MkdirAll(f.data, 0o700); err != nil {
+		return err
+	}
+	st, err := openServeStore(ctx, f)
+	if err != nil {
+		return err
+	}
+	defer closeStore(st, log)
+	ln, err := listen(f, log)
+	if err != nil {
+		return err
+	}
+	srv, api, err := newHTTPServer(ctx, f, st, ln, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	admin := startAdmin(f, st, log)
+	if path := os.Getenv("PD_CPUPROFILE"); path != "" {
+		// For finding where a load run's time goes: a CPU profile of
+		// the whole serving life ("{pid}" in the path tells replicas
+		// apart).
+		stopProfile, err := startCPUProfile(strings.ReplaceAll(path, "{pid}", strconv.Itoa(os.Getpid())))
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
+	}
+	return serveUntilSignal(ctx, srv, api, ln, admin, f, log)
+}
+
+// parseServeFlags reads serve's flags and checks those that go together.
+func parseServeFlags(args []string, stderr io.Writer) (serveFlags, error) {
 	var f serveFlags
 	fs := newFlags("serve", serveSynopsis, stderr)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on (port 0 picks a free port)")
@@ -83,55 +124,55 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	databaseFlag(fs, &f.db)
 	mailFlag(fs, &f.mail)
 	if err := parse(fs, args); err != nil {
-		return err
+		return f, err
 	}
 	f.db.data = f.data
-	tuneGC()
-	if (f.tlsCert == "") != (f.tlsKey == "") {
-		return errors.New("--tls-cert and --tls-key go together")
+	switch {
+	case (f.tlsCert == "") != (f.tlsKey == ""):
+		return f, errors.New("--tls-cert and --tls-key go together")
+	case f.demoProposals > 0 && !f.demo:
+		return f, errors.New("--demo-proposals needs --demo")
+	case f.demoCatalog > 0 && !f.demo:
+		return f, errors.New("--demo-catalog needs --demo")
 	}
-	if f.demoProposals > 0 && !f.demo {
-		return errors.New("--demo-proposals needs --demo")
-	}
-	if f.demoCatalog > 0 && !f.demo {
-		return errors.New("--demo-catalog needs --demo")
-	}
-	// Registered first, so it runs last: the final lines are written.
-	logBuf := newLogBuffer(stderr)
-	defer logBuf.Close()
-	log := slog.New(flushingHandler{newLogger(logBuf, formatOf(stderr, f.logFormat)).Handler(), logBuf})
-	slog.SetDefault(log)
+	return f, nil
+}
 
-	if err := os.MkdirAll(f.data, 0o700); err != nil {
-		return err
+func closeStore(st store.Store, log *slog.Logger) {
+	if err := st.Close(); err != nil {
+		log.Error("closing the database", "err", err)
+	} else {
+		log.Info("database closed")
 	}
-	st, err := openServeStore(ctx, f)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err := st.Close(); err != nil {
-			log.Error("closing the database", "err", err)
-		} else {
-			log.Info("database closed")
-		}
-	}()
+}
 
+// serveListener is the API's listener: TLS when configured, capped in
+// connections, and the base URL clients reach it by.
+type serveListener struct {
+	net.Listener
+	limited *connlimit.Limiter
+	baseURL string
+	tls     bool
+}
+
+// listen opens --addr, refusing plain HTTP where it would carry
+// passwords over a network (checkPlainHTTP).
+func listen(f serveFlags, log *slog.Logger) (*serveListener, error) {
 	var tlsCfg *tls.Config
 	if f.tlsCert != "" {
 		cert, err := tls.LoadX509KeyPair(f.tlsCert, f.tlsKey)
 		if err != nil {
-			return fmt.Errorf("TLS: %w", err)
+			return nil, fmt.Errorf("TLS: %w", err)
 		}
 		tlsCfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := checkPlainHTTP(ln.Addr(), tlsCfg != nil, f.publicURL, f.insecureHTTP); err != nil {
 		ln.Close()
-		return err
+		return nil, err
 	}
 	scheme := "http"
 	if tlsCfg != nil {
@@ -139,28 +180,29 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		ln = tls.NewListener(ln, tlsCfg)
 	}
 	limited := connlimit.New(ln, connLimits(f, log), log)
-	ln = limited
-	baseURL := scheme + "://" + ln.Addr().String()
+	sl := &serveListener{Listener: limited, limited: limited, baseURL: scheme + "://" + limited.Addr().String(), tls: tlsCfg != nil}
 	if f.publicURL != "" {
-		baseURL = f.publicURL
+		sl.baseURL = f.publicURL
 	}
+	return sl, nil
+}
 
+// newHTTPServer seeds the demo data if asked and builds the API's server:
+// the HTTP server and the API it serves, whose background work (mail)
+// serveUntilSignal runs.
+func newHTTPServer(ctx context.Context, f serveFlags, st store.Store, ln *serveListener, log *slog.Logger) (*http.Server, *apiserver.Server, error) {
 	if f.demo {
-		if err := writeDemo(ctx, st, f, baseURL, log); err != nil {
-			ln.Close()
-			return err
+		if err := writeDemo(ctx, st, f, ln.baseURL, log); err != nil {
+			return nil, nil, err
 		}
 	}
-
 	devKey, err := deviceKey(ctx, st, f.data)
 	if err != nil {
-		ln.Close()
-		return err
+		return nil, nil, err
 	}
 	mailCfg, err := f.mail.config(log)
 	if err != nil {
-		ln.Close()
-		return err
+		return nil, nil, err
 	}
 	cfg := apiserver.Config{
 		PublicURL: f.publicURL, StrictSigning: f.strict, TrustForwarded: f.trustForwarded, Logger: log,
@@ -172,35 +214,37 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		cfg.SignInCounter = pg.SignInCounter(lockout.Default)
 	}
 	api := apiserver.New(cfg, st)
-	srv := &http.Server{
+	return &http.Server{
 		Handler:           withProbes(api, st),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      120 * time.Second,
 		IdleTimeout:       f.idleTimeout,
-		ConnState:         limited.ConnState,
+		ConnState:         ln.limited.ConnState,
 		MaxHeaderBytes:    apiserver.HardMaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	}, api, nil
+}
 
-	var admin *adminSocket
-	if f.db.database == "" {
-		// On PostgreSQL admin commands open the database themselves.
-		if admin, err = startAdminSocket(f.data, st, log); err != nil {
-			log.Warn("admin socket unavailable; admin commands need the server stopped", "err", err)
-		}
+// startAdmin opens the admin socket of a bbolt data folder (nil if it
+// cannot; the server runs without). On PostgreSQL admin commands open the
+// database themselves.
+func startAdmin(f serveFlags, st store.Store, log *slog.Logger) *adminrpc.Socket {
+	if f.db.database != "" {
+		return nil
 	}
+	admin, err := adminrpc.Listen(filepath.Join(f.data, socketFile), st, log)
+	if err != nil {
+		log.Warn("admin socket unavailable; admin commands need the server stopped", "err", err)
+		return nil
+	}
+	return admin
+}
 
-	if path := os.Getenv("PD_CPUPROFILE"); path != "" {
-		// For finding where a load run's time goes: a CPU profile of
-		// the whole serving life ("{pid}" in the path tells replicas
-		// apart).
-		stopProfile, err := startCPUProfile(strings.ReplaceAll(path, "{pid}", strconv.Itoa(os.Getpid())))
-		if err != nil {
-			return err
-		}
-		defer stopProfile()
-	}
+// serveUntilSignal serves until SIGINT or SIGTERM, then lets in-flight
+// requests finish for up to --shutdown-timeout before closing what
+// remains.
+func serveUntilSignal(ctx context.Context, srv *http.Server, api *apiserver.Server, ln *serveListener, admin *adminrpc.Socket, f serveFlags, log *slog.Logger) error {
 	sigCtx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	// The mail queue stops before the database closes (deferred
@@ -211,12 +255,12 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer func() { stopMail(); <-mailDone }()
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", baseURL, "data", f.data, "demo", f.demo, "tls", tlsCfg != nil)
-
+	// Only now: whoever waits for this line may signal at once.
+	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", ln.baseURL, "data", f.data, "demo", f.demo, "tls", ln.tls)
 	select {
 	case err := <-serveErr:
 		if admin != nil {
-			admin.close()
+			admin.Close()
 		}
 		return fmt.Errorf("serve: %w", err)
 	case <-sigCtx.Done():
@@ -225,9 +269,9 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	log.Info("shutting down: finishing in-flight requests", "timeout", f.shutdownTimeout)
 	shutCtx, cancel := context.WithTimeout(context.Background(), f.shutdownTimeout)
 	defer cancel()
-	err = srv.Shutdown(shutCtx)
+	err := srv.Shutdown(shutCtx)
 	if admin != nil {
-		admin.shutdown(shutCtx)
+		admin.Shutdown(shutCtx)
 	}
 	if err != nil {
 		log.Warn("shutdown timed out; closing remaining connections", "err", err)

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptrace"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -281,6 +283,13 @@ func TestServeDemoSignedGetAndGracefulShutdown(t *testing.T) {
 	pr, pw := io.Pipe()
 	path := "/public/proposals/" + strconv.FormatInt(id, 10) + "/area"
 	req := c.request("POST", path, pr, "application/json")
+	// The server answers "100 Continue" when its handler first reads the
+	// body: then the request is in flight inside the server.
+	req.Header.Set("Expect", "100-continue")
+	reading := make(chan struct{})
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		Got100Continue: func() { close(reading) },
+	}))
 	type result struct {
 		status int
 		body   []byte
@@ -297,14 +306,27 @@ func TestServeDemoSignedGetAndGracefulShutdown(t *testing.T) {
 		b, err := io.ReadAll(resp.Body)
 		got <- result{resp.StatusCode, b, err}
 	}()
+	select {
+	case <-reading:
+	case r := <-got:
+		t.Fatalf("the request ended before the server read its body: %d %v %s", r.status, r.err, r.body)
+	case <-time.After(25 * time.Second):
+		t.Fatal("the server did not start reading the request body")
+	}
 	if _, err := pw.Write([]byte(`{"Name": "Late`)); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	// Shutdown has begun once the listener is closed.
+	waitUntil(t, "the server to stop accepting connections", 25*time.Second, func() bool {
+		conn, err := net.DialTimeout("tcp", strings.TrimPrefix(p.baseURL, "http://"), time.Second)
+		if err == nil {
+			conn.Close()
+		}
+		return err != nil
+	})
 	select {
 	case <-p.done:
 		t.Fatal("server exited with a request in flight")
@@ -329,6 +351,7 @@ func TestServeDemoSignedGetAndGracefulShutdown(t *testing.T) {
 			t.Errorf("log lacks %s", want)
 		}
 	}
+	checkRequestLine(t, p.logs(), "GET", "/public/proposals/"+strconv.FormatInt(list.Proposals[0].ID, 10), string(app.OpGetProposal), c.userID)
 	if _, err := os.Stat(filepath.Join(data, "admin.sock")); !os.IsNotExist(err) {
 		t.Errorf("admin socket left behind: %v", err)
 	}

@@ -24,3 +24,18 @@ func TestKB(t *testing.T) {
 	}
 	runtime.KeepAlive(held)
 }
+
+// CPU time grows with work done, on the systems that report it.
+func TestCPU(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("read on Linux")
+	}
+	before := CPU()
+	x := 0
+	for i := range 50_000_000 {
+		x += i % 7
+	}
+	if after := CPU(); after <= before || before <= 0 {
+		t.Fatalf("CPU time %d, then %d after a busy loop (%d)", before, after, x)
+	}
+}

@@ -128,6 +128,7 @@ func TestBackupUnderLoad(t *testing.T) {
 	g := storetest.NewGen(9)
 	g.PutRandom(t, f.S, f.A, 200)
 	var stop atomic.Bool
+	var commits atomic.Int64
 	var wg sync.WaitGroup
 	for w := range 2 {
 		wg.Go(func() {
@@ -150,10 +151,23 @@ func TestBackupUnderLoad(t *testing.T) {
 					t.Error(err)
 					return
 				}
+				commits.Add(1)
 			}
 		})
 	}
-	time.Sleep(20 * time.Millisecond)
+	// The copy starts while the writers are committing, and they go on
+	// committing while it is written and after.
+	waitCommits := func(n int64) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); commits.Load() < n; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				stop.Store(true)
+				wg.Wait()
+				t.Fatalf("writers committed %d times in 10 s, waiting for %d", commits.Load(), n)
+			}
+		}
+	}
+	waitCommits(4)
 	path := filepath.Join(t.TempDir(), "backup.db")
 	out, err := os.Create(path)
 	if err != nil {
@@ -164,7 +178,7 @@ func TestBackupUnderLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Close()
-	time.Sleep(20 * time.Millisecond)
+	waitCommits(commits.Load() + 4)
 	stop.Store(true)
 	wg.Wait()
 	if fi, _ := os.Stat(path); fi.Size() != n {
