@@ -272,7 +272,7 @@ func showOptionTotal(l *widget.Label, o *app.Option, cur app.Currency) {
 	total, recurring := app.OptionTotals(o)
 	text := "Option total " + app.FormatMoney(total, cur)
 	if recurring != 0 {
-		text += " · recurring " + app.FormatMoney(recurring, cur)
+		text += " · recurring services " + perMonth(recurring, cur)
 	}
 	if l.Text != text {
 		l.SetText(text)

@@ -292,7 +292,7 @@ func clientArea(p *pdf, d *Document, a *app.AreaView) {
 		p.y += p.lineHeight()
 		if o.TotalRecurringService != 0 {
 			p.font(false, 9)
-			p.text(colPrice-80, p.y, "Recurring services")
+			p.text(colPrice-80, p.y, "Recurring services per month")
 			p.textRight(colTotal, p.y, app.FormatMoney(o.TotalRecurringService, d.Currency))
 			p.y += p.lineHeight()
 		}
@@ -338,7 +338,7 @@ func itemTable(p *pdf, d *Document, o *app.OptionView) {
 			p.textRight(colPrice, y, app.FormatMoney(it.SellPrice, d.Currency))
 			total := app.FormatMoney(it.Total.Amount, d.Currency)
 			if it.IsRecurringService {
-				total += " /recurring"
+				total += "/month"
 			}
 			p.textRight(colTotal-4, y, total)
 		}
@@ -470,7 +470,7 @@ func recurring(p *pdf, d *Document) {
 	if len(r.Items) == 0 {
 		return
 	}
-	p.heading("Recurring services", 40)
+	p.heading("Recurring services (monthly)", 40)
 	p.font(true, 8)
 	p.color(grey)
 	p.text(colDesc+4, p.y, "SERVICE")
@@ -494,7 +494,7 @@ func recurring(p *pdf, d *Document) {
 	}
 	p.font(true, 9.5)
 	p.ensure(p.lineHeight())
-	p.text(colPrice-80, p.y, "Recurring total")
+	p.text(colPrice-80, p.y, "Recurring total per month")
 	p.textRight(colTotal-4, p.y, app.FormatMoney(r.TotalRecurringService, d.Currency))
 	p.y += p.lineHeight() + 12
 }
