@@ -383,7 +383,7 @@ func (d *Desktop) NewCustomer() {
 		!d.sess.user.Role.Can(app.PermEditProposals) || app.OpAssignContact.LockedIn(v.p.Status) {
 		return
 	}
-	v.newContact()
+	v.newContact("")
 }
 
 // SyncNow asks for a sync at once.
@@ -453,7 +453,8 @@ func (d *Desktop) showError(title string, err error) {
 }
 
 // installShortcuts: Ctrl+N new proposal, Ctrl+F search, Ctrl+R sync,
-// Ctrl+E export, Esc closes dialogs. They are menu shortcuts too, which
+// Ctrl+E export, Esc closes dialogs, Enter answers a confirmation with
+// its highlighted button. They are menu shortcuts too, which
 // the window runs before a focused field sees the keys.
 func (d *Desktop) installShortcuts() {
 	c := d.win.Canvas()
@@ -462,8 +463,13 @@ func (d *Desktop) installShortcuts() {
 	}
 	d.installMenu()
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if ev.Name == fyne.KeyEscape {
+		switch ev.Name {
+		case fyne.KeyEscape:
 			d.closeDialog()
+		case fyne.KeyReturn, fyne.KeyEnter:
+			if cd := d.confirmTop(); cd != nil {
+				cd.Confirm()
+			}
 		}
 	})
 }
