@@ -146,6 +146,11 @@ func (l *listPanel) showEmpty(n int) {
 	case n > 0:
 		l.empty.Hide()
 		return
+	case l.d.status != nil && firstSync(l.d.status.state):
+		// Not "no proposals": they are on their way.
+		if text := syncingText(l.d.status.state); l.empty.Text != text {
+			l.empty.SetText(text)
+		}
 	case strings.TrimSpace(l.query.SearchText) != "" || len(l.query.Statuses) > 0 || l.query.Archived:
 		l.empty.SetText("No proposals match this search.")
 	default:
