@@ -112,6 +112,7 @@ func New(a fyne.App, o Options) *Desktop {
 	if o.Keyring == nil {
 		o.Keyring = syncer.NewKeyring()
 	}
+	a.Settings().SetTheme(newLegibleTheme(a.Settings().Theme()))
 	d := &Desktop{app: a, opts: o, keys: o.Keyring}
 	d.win = a.NewWindow(Title)
 	if o.Icon != nil {

@@ -199,7 +199,7 @@ func itemName(it *app.Item) string {
 			return "“" + s + "”"
 		}
 	}
-	return "the " + strings.ToLower(string(it.ItemType)) + " line"
+	return "the " + strings.ToLower(it.ItemType.Label()) + " line"
 }
 
 // figureField is a field whose text makes an edit (mk). It saves like
@@ -219,7 +219,17 @@ func (v *proposalView) figureField(text string, readOnly bool, hint *hintLine, m
 	})
 	f.onError = v.lineError(hint)
 	f.keys = keys
-	f.OnSubmitted = func(string) { f.flush() }
+	f.tidy = func(text string) string {
+		m, err := mk(text)
+		if err != nil {
+			return text
+		}
+		return figureText(m, text)
+	}
+	f.OnSubmitted = func(string) {
+		f.flush()
+		f.showTidy()
+	}
 	saveLater := f.OnChanged
 	f.OnChanged = func(s string) {
 		saveLater(s)

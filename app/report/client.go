@@ -2,6 +2,7 @@ package report
 
 import (
 	"io"
+	"slices"
 	"strings"
 
 	"proposaldesk/app"
@@ -269,11 +270,21 @@ func optionLabel(a *app.AreaView, i, counted int) string {
 	return label
 }
 
+// clientArea writes an area's options that have items: an empty one
+// (an idea not priced yet) would only print "$0.00" to the client, and
+// an area without any is left out whole. The others keep their numbers,
+// as the salesperson's screen shows them.
 func clientArea(p *pdf, d *Document, a *app.AreaView) {
+	if !slices.ContainsFunc(a.Options, func(o app.OptionView) bool { return len(o.Items) > 0 }) {
+		return
+	}
 	p.heading(a.Name, 50)
 	counted := a.CountedIndex()
 	for i := range a.Options {
 		o := &a.Options[i]
+		if len(o.Items) == 0 {
+			continue
+		}
 		p.font(true, 10.5)
 		p.ensure(40)
 		p.paragraph(optionLabel(a, i, counted), left, width)
@@ -368,7 +379,7 @@ func itemName(it *app.ItemView) string {
 	if s := strings.TrimSpace(it.Brand + " " + it.Model); s != "" {
 		return s
 	}
-	return string(it.ItemType)
+	return it.ItemType.Label()
 }
 
 // itemDetail is the line under the name: brand and model, and for the
