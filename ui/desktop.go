@@ -323,7 +323,8 @@ func (d *Desktop) syncStateChanged(st syncer.State) {
 	}
 	prev := d.status.state
 	d.status.show(st)
-	if prev.Syncing && !st.Syncing || prev.Pending != st.Pending || prev.Failed != st.Failed || prev.Conflicts != st.Conflicts {
+	pulled := prev.Phase == syncer.PhasePull && st.Phase != syncer.PhasePull // the proposals are in: list them
+	if prev.Syncing && !st.Syncing || pulled || prev.Pending != st.Pending || prev.Failed != st.Failed || prev.Conflicts != st.Conflicts {
 		d.list.refresh()
 		d.detail.reloadIfChanged()
 	} else if firstSync(st) && len(d.list.rows) == 0 && (!prev.Syncing || prev.Phase != st.Phase || percent(prev) != percent(st)) {

@@ -37,8 +37,7 @@ func newStatusFilter(win fyne.Window, changed func([]app.Status)) *statusFilter 
 	f.clear = widget.NewButton(allStatuses, func() { f.checks.SetSelected(nil) })
 	f.pop = widget.NewPopUp(container.NewVBox(f.clear, widget.NewSeparator(), f.checks), win.Canvas())
 	f.button = widget.NewButtonWithIcon(allStatuses, theme.MenuDropDownIcon(), func() {
-		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(f.button)
-		f.pop.ShowAtPosition(pos.Add(fyne.NewPos(0, f.button.Size().Height)))
+		f.pop.ShowAtRelativePosition(fyne.NewPos(0, f.button.Size().Height), f.button)
 	})
 	f.button.IconPlacement = widget.ButtonIconTrailingText
 	f.button.Alignment = widget.ButtonAlignLeading

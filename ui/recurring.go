@@ -18,10 +18,11 @@ const recurringMenuLabel = "Recurring service (monthly)"
 // perMonth is a monthly amount in words: "$29.00/month".
 func perMonth(m app.Money, cur app.Currency) string { return app.FormatMoney(m, cur) + "/month" }
 
-// lineTotalText is a row's total: a recurring line's is per month.
+// lineTotalText is a row's total: a recurring line's is per month, "/mo"
+// to fit the column beside the others' one-time totals.
 func lineTotalText(it *app.Item, amount app.Money, cur app.Currency) string {
 	if it.IsRecurringService {
-		return perMonth(amount, cur)
+		return app.FormatMoney(amount, cur) + "/mo"
 	}
 	return app.FormatMoney(amount, cur)
 }

@@ -69,8 +69,8 @@ func TestRecurringServiceFromCatalog(t *testing.T) {
 		t.Fatalf("option items %+v, want the monitoring plan added as recurring", o.Items)
 	}
 	month := perMonth(mon.SellPrice, cur)
-	if got := v.cui().rows[o.Items[2].ID].total.Text; got != month {
-		t.Errorf("the plan's row total %q, want %q", got, month)
+	if got, want := v.cui().rows[o.Items[2].ID].total.Text, app.FormatMoney(mon.SellPrice, cur)+"/mo"; got != want {
+		t.Errorf("the plan's row total %q, want %q", got, want)
 	}
 	wantOption := "Option total $140.00 · recurring services " + month
 	if got := v.cui().optTotal[o.ID].Text; got != wantOption {
@@ -89,7 +89,7 @@ func TestRecurringServiceFromCatalog(t *testing.T) {
 	if got := v.cui().optTotal[o.ID].Text; got != "Option total $100.00 · recurring services "+both {
 		t.Errorf("after making the visit recurring: %q", got)
 	}
-	if got := rowOfItem(t, v, "Care visit").total.Text; got != "$40.00/month" {
+	if got := rowOfItem(t, v, "Care visit").total.Text; got != "$40.00/mo" {
 		t.Errorf("the visit's row total %q", got)
 	}
 	if was := chooseMenu(t, d, v, "Care visit", recurringMenuLabel); !was.Checked {
