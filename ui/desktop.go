@@ -469,6 +469,10 @@ func (d *Desktop) installShortcuts() {
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
 		case fyne.KeyEscape:
+			if d.list != nil && d.list.status.pop.Visible() {
+				d.list.status.pop.Hide() // the status checks
+				return
+			}
 			d.closeDialog()
 		case fyne.KeyReturn, fyne.KeyEnter:
 			if cd := d.confirmTop(); cd != nil {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"proposaldesk/apiserver/store"
@@ -120,7 +121,10 @@ func TestListFiltersEveryStatusSeveralAndTotal(t *testing.T) {
 	if l.status.button.Text != allStatuses || len(l.query.Statuses) != 0 || len(l.rows) <= notStarted+drafts {
 		t.Fatalf("All statuses: %q, %v, %d rows", l.status.button.Text, l.query.Statuses, len(l.rows))
 	}
-	l.status.pop.Hide()
+	d.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if l.status.pop.Visible() {
+		t.Fatal("Esc left the status checks open")
+	}
 
 	l.sort.SetSelected("Total (high to low)")
 	if len(l.rows) < 3 || !slices.IsSortedFunc(l.rows, func(a, b localstore.ListItem) int { return int(b.Total - a.Total) }) ||
