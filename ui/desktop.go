@@ -469,7 +469,7 @@ func (d *Desktop) installShortcuts() {
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
 		case fyne.KeyEscape:
-			if d.list != nil && d.list.status.pop.Visible() {
+			if d.list != nil && c.Overlays().Top() == d.list.status.pop {
 				d.list.status.pop.Hide() // the status checks
 				return
 			}

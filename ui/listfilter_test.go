@@ -87,7 +87,7 @@ func TestListFiltersEveryStatusSeveralAndTotal(t *testing.T) {
 	}
 
 	test.Tap(l.status.button)
-	if !l.status.pop.Visible() {
+	if d.win.Canvas().Overlays().Top() != l.status.pop {
 		t.Fatal("the filter's checks did not open")
 	}
 	l.status.checks.SetSelected([]string{"Not started"})
@@ -122,7 +122,7 @@ func TestListFiltersEveryStatusSeveralAndTotal(t *testing.T) {
 		t.Fatalf("All statuses: %q, %v, %d rows", l.status.button.Text, l.query.Statuses, len(l.rows))
 	}
 	d.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if l.status.pop.Visible() {
+	if d.win.Canvas().Overlays().Top() == l.status.pop {
 		t.Fatal("Esc left the status checks open")
 	}
 
