@@ -3,7 +3,8 @@ package app
 // CatalogItem is one product, labor or fee line of an account's catalog
 // (the contract's "Proposal content and catalog"). Items added to a
 // proposal from the catalog copy its brand, model, names, type, MSRP,
-// sell price and cost, and keep its ID as referencedItemId.
+// sell price, cost and recurring flag, and keep its ID as
+// referencedItemId.
 type CatalogItem struct {
 	ID               int64    `json:"id"`
 	ItemType         ItemType `json:"itemType"`
@@ -20,8 +21,12 @@ type CatalogItem struct {
 	SellPrice        Money    `json:"sellPrice"`
 	Cost             *Money   `json:"cost"` // nil: not known, or hidden from the caller
 	ImageURL         string   `json:"imageUrl"`
-	IsDiscontinued   bool     `json:"isDiscontinued"`
-	LastModifiedDate Time     `json:"lastModifiedDate"`
+	// IsRecurringService marks a monthly service (remote monitoring, a
+	// care plan): an item added from it is recurring too, so it counts
+	// in totalRecurringService instead of the one-time totals.
+	IsRecurringService bool `json:"isRecurringService"`
+	IsDiscontinued     bool `json:"isDiscontinued"`
+	LastModifiedDate   Time `json:"lastModifiedDate"`
 }
 
 // Catalog looks up the account's catalog for the rule engine: the server

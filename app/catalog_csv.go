@@ -26,6 +26,8 @@ import (
 //	Msrp              optional money (empty is 0)
 //	Cost              optional money (empty is unknown: null, not 0)
 //	ImageUrl          optional http(s) URL, ≤ 2,000 characters
+//	IsRecurringService optional: true/false, yes/no, 1/0 (empty is false);
+//	                  a monthly service, added to proposals as recurring
 //	IsDiscontinued    optional: true/false, yes/no, 1/0 (empty is false)
 //
 // A column the format does not know is refused (a misspelt "SellPirce"
@@ -36,7 +38,7 @@ import (
 
 // CatalogColumns are the import format's column names.
 var CatalogColumns = []string{"ItemType", "Brand", "Model", "Name", "ShortDescription", "Description",
-	"PartNumber", "Category", "Supplier", "Msrp", "SellPrice", "Cost", "ImageUrl", "IsDiscontinued"}
+	"PartNumber", "Category", "Supplier", "Msrp", "SellPrice", "Cost", "ImageUrl", "IsDiscontinued", "IsRecurringService"}
 
 // Limits of the catalog's fields.
 const (
@@ -235,6 +237,16 @@ func catalogItemOf(rec []string, cols []int) (it CatalogItem, problems []string)
 		}
 		return m, err == nil
 	}
+	flag := func(col int, s string) bool {
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "", "false", "no", "0":
+			return false
+		case "true", "yes", "1":
+			return true
+		}
+		bad(col, "%q must be true or false", s)
+		return false
+	}
 	for i, col := range cols {
 		v := rec[i]
 		switch CatalogColumns[col] {
@@ -280,13 +292,9 @@ func catalogItemOf(rec []string, cols []int) (it CatalogItem, problems []string)
 				}
 			}
 		case "IsDiscontinued":
-			switch strings.ToLower(strings.TrimSpace(v)) {
-			case "", "false", "no", "0":
-			case "true", "yes", "1":
-				it.IsDiscontinued = true
-			default:
-				bad(col, "%q must be true or false", v)
-			}
+			it.IsDiscontinued = flag(col, v)
+		case "IsRecurringService":
+			it.IsRecurringService = flag(col, v)
 		}
 	}
 	return it, problems

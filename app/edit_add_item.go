@@ -39,7 +39,7 @@ func (m *AddItem) ProposalID() int64    { return m.ID }
 func (m *AddItem) Route() Route {
 	return Route{Method: "POST", Path: "/public/proposals/{ProposalId}/area-options/{AreaOptionId}/items",
 		Extension: true, Name: "addItem", Summary: "Add an item (extension)",
-		Doc: "Adds an item to the option: from the catalog (CatalogItemId: brand, model, names, type, MSRP, sell price and cost are copied and referencedItemId set; fields given beside it override the copy) or a custom, labor or fee line (ItemType and Name). Quantity defaults to 1. ParentId nests it under an item of the same option that is not itself nested. At most 1,000 items per option and 5,000 per proposal. Cost needs the ViewCosts permission (403). " + lockedDoc}
+		Doc: "Adds an item to the option: from the catalog (CatalogItemId: brand, model, names, type, MSRP, sell price, cost and isRecurringService are copied and referencedItemId set; fields given beside it override the copy) or a custom, labor or fee line (ItemType and Name). Quantity defaults to 1. ParentId nests it under an item of the same option that is not itself nested. At most 1,000 items per option and 5,000 per proposal. Cost needs the ViewCosts permission (403). " + lockedDoc}
 }
 
 func (m *AddItem) Params() []Param {
@@ -139,6 +139,7 @@ func (m *AddItem) apply(p *Proposal, env *Env) error {
 		it.ItemType, it.Brand, it.Model, it.Name = c.ItemType, c.Brand, c.Model, c.Name
 		it.ShortDescription, it.Description, it.Supplier, it.ImageURL = c.ShortDescription, c.Description, c.Supplier, c.ImageURL
 		it.MSRP, it.SellPrice = c.MSRP, c.SellPrice
+		it.IsRecurringService = c.IsRecurringService
 		if c.Cost != nil {
 			cost := *c.Cost
 			it.Cost, it.CostUpdateDate = &cost, now

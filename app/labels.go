@@ -52,6 +52,16 @@ func (s TaxStatus) Problem() string {
 	return ""
 }
 
+var itemTypeLabels = map[ItemType]string{
+	ItemPart:       "Part",
+	ItemLabor:      "Labor",
+	ItemFee:        "Fee",
+	ItemCustomItem: "Custom item",
+}
+
+// Label is the item type in words ("Custom item").
+func (t ItemType) Label() string { return labelOf(itemTypeLabels, t) }
+
 // labelOf falls back to the identifier for a value the table lacks (a
 // newer server's), so nothing shows blank.
 func labelOf[T ~string](labels map[T]string, v T) string {

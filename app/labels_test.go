@@ -24,7 +24,13 @@ func TestLabels(t *testing.T) {
 			t.Errorf("tax status %s has no words: %q", s, s.Label())
 		}
 	}
+	for _, it := range app.ItemTypes {
+		if it.Label() == "" {
+			t.Errorf("item type %s has no words", it)
+		}
+	}
 	cases := []struct{ got, want string }{
+		{app.ItemCustomItem.Label(), "Custom item"},
 		{app.StatusViewedByClient.Label(), "Viewed by client"},
 		{app.StatusEmailFailed.Label(), "Email failed"},
 		{app.TaxOK.Label(), "Sales tax"},

@@ -51,6 +51,9 @@ type field struct {
 	// onFocus runs when the field gains the focus (the page keeps its
 	// neighbours drawn, for Tab).
 	onFocus func()
+	// tidy, when set, is how a saved text shows once the typing is done
+	// (left, or Enter): a figure as app reads it, "150" as "150.00".
+	tidy func(text string) string
 }
 
 // newField is a field showing rows lines (0: a single-line field).
@@ -199,6 +202,17 @@ func (f *field) FocusGained() {
 func (f *field) FocusLost() {
 	f.Entry.FocusLost()
 	f.flush()
+	f.showTidy()
+}
+
+// showTidy shows a saved text as tidy says, when it was saved as typed.
+func (f *field) showTidy() {
+	if f.tidy == nil || f.dirty() || f.err != nil {
+		return
+	}
+	if t := f.tidy(f.Text); t != f.Text {
+		f.load(t)
+	}
 }
 
 // TypedKey passes Esc on to the window.

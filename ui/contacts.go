@@ -65,7 +65,7 @@ func (v *proposalView) chooseContact() {
 	}
 	newBtn := widget.NewButton("New contact…", func() {
 		dl.Hide()
-		v.newContact()
+		v.newContact(search.Text)
 	})
 	body := container.NewBorder(search, newBtn, nil, nil, list)
 	dl = dialog.NewCustom("Choose the customer", "Cancel", container.New(layout.NewGridWrapLayout(fyne.NewSize(480, 420)), body), v.d.win)
@@ -74,8 +74,10 @@ func (v *proposalView) chooseContact() {
 }
 
 // newContact creates a contact (and optionally its first location) and
-// assigns it. What was typed stays until it is accepted or canceled.
-func (v *proposalView) newContact() {
+// assigns it. What was typed stays until it is accepted or canceled. It
+// starts with what was searched for (contactFromSearch): the name or
+// email the contact list did not have.
+func (v *proposalView) newContact(searched string) {
 	d := v.d
 	party := widget.NewRadioGroup([]string{string(app.PartyPerson), string(app.PartyCompany)}, nil)
 	party.Horizontal = true
@@ -85,6 +87,10 @@ func (v *proposalView) newContact() {
 	street, city, zip := newPlainEntry(d), newPlainEntry(d), newPlainEntry(d)
 	state, abbrev := stateSelect()
 	zip.SetPlaceHolder("e.g. 78701")
+	fn, ln, em := contactFromSearch(searched)
+	first.SetText(fn)
+	last.SetText(ln)
+	email.SetText(em)
 	save := func() error {
 		ctx := context.Background()
 		nc := app.NewContact{PartyType: app.PartyType(party.Selected), ContactType: app.ContactClient,

@@ -73,6 +73,28 @@ func setParam(m app.Mutation, name, text string) error {
 	return fmt.Errorf("bug: %s has no param %s", m.Kind(), name)
 }
 
+// figureText is how the figure an edit sets shows once saved: as app
+// read it ("150" → "150.00", "$1,200" → "1200.00", quantity "2.50" →
+// "2.5"). Text is returned as it is when the edit sets no single figure
+// (a name).
+func figureText(m app.Mutation, text string) string {
+	out, n := text, 0
+	for _, p := range m.Params() {
+		if p.Type != app.ParamMoney && p.Type != app.ParamQuantity && p.Type != app.ParamPercent {
+			continue
+		}
+		if v, ok := p.Value(); ok {
+			if s, ok := v.(fmt.Stringer); ok {
+				out, n = s.String(), n+1
+			}
+		}
+	}
+	if n != 1 {
+		return text
+	}
+	return out
+}
+
 // applyEdits saves edits in turn and builds the screen again. A refusal
 // shows in hint (or the screen's error line) and stops the rest.
 func (v *proposalView) applyEdits(hint *hintLine, ms ...app.Mutation) bool {
@@ -272,7 +294,7 @@ func showOptionTotal(l *widget.Label, o *app.Option, cur app.Currency) {
 	total, recurring := app.OptionTotals(o)
 	text := "Option total " + app.FormatMoney(total, cur)
 	if recurring != 0 {
-		text += " · recurring " + app.FormatMoney(recurring, cur)
+		text += " · recurring services " + perMonth(recurring, cur)
 	}
 	if l.Text != text {
 		l.SetText(text)

@@ -222,18 +222,7 @@ func TestItemsNestMoveRemoveUndo(t *testing.T) {
 
 	menu := func(item, entry string) {
 		t.Helper()
-		test.Tap(rowOfItem(t, v, item).more)
-		for _, mi := range v.cui().lastMenu.Items {
-			if mi.Label == entry {
-				if mi.Disabled {
-					t.Fatalf("%q is disabled", entry)
-				}
-				d.win.Canvas().Overlays().Top().Hide()
-				mi.Action()
-				return
-			}
-		}
-		t.Fatalf("no %q in the menu of %s", entry, item)
+		chooseMenu(t, d, v, item, entry)
 	}
 	menu("Cable", "Nest under “Amp”")
 	if got := strings.Join(optionItems(v.p, 0, 0), ","); got != "Amp,-Cable,Remote" {

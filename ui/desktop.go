@@ -112,6 +112,7 @@ func New(a fyne.App, o Options) *Desktop {
 	if o.Keyring == nil {
 		o.Keyring = syncer.NewKeyring()
 	}
+	a.Settings().SetTheme(newLegibleTheme(a.Settings().Theme()))
 	d := &Desktop{app: a, opts: o, keys: o.Keyring}
 	d.win = a.NewWindow(Title)
 	if o.Icon != nil {
@@ -322,9 +323,12 @@ func (d *Desktop) syncStateChanged(st syncer.State) {
 	}
 	prev := d.status.state
 	d.status.show(st)
-	if prev.Syncing && !st.Syncing || prev.Pending != st.Pending || prev.Failed != st.Failed || prev.Conflicts != st.Conflicts {
+	pulled := prev.Phase == syncer.PhasePull && st.Phase != syncer.PhasePull // the proposals are in: list them
+	if prev.Syncing && !st.Syncing || pulled || prev.Pending != st.Pending || prev.Failed != st.Failed || prev.Conflicts != st.Conflicts {
 		d.list.refresh()
 		d.detail.reloadIfChanged()
+	} else if firstSync(st) && len(d.list.rows) == 0 && (!prev.Syncing || prev.Phase != st.Phase || percent(prev) != percent(st)) {
+		d.list.showEmpty(0) // as often as the bar moves
 	}
 }
 
@@ -383,7 +387,7 @@ func (d *Desktop) NewCustomer() {
 		!d.sess.user.Role.Can(app.PermEditProposals) || app.OpAssignContact.LockedIn(v.p.Status) {
 		return
 	}
-	v.newContact()
+	v.newContact("")
 }
 
 // SyncNow asks for a sync at once.
@@ -453,7 +457,8 @@ func (d *Desktop) showError(title string, err error) {
 }
 
 // installShortcuts: Ctrl+N new proposal, Ctrl+F search, Ctrl+R sync,
-// Ctrl+E export, Esc closes dialogs. They are menu shortcuts too, which
+// Ctrl+E export, Esc closes dialogs, Enter answers a confirmation with
+// its highlighted button. They are menu shortcuts too, which
 // the window runs before a focused field sees the keys.
 func (d *Desktop) installShortcuts() {
 	c := d.win.Canvas()
@@ -462,8 +467,17 @@ func (d *Desktop) installShortcuts() {
 	}
 	d.installMenu()
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if ev.Name == fyne.KeyEscape {
+		switch ev.Name {
+		case fyne.KeyEscape:
+			if d.list != nil && c.Overlays().Top() == d.list.status.pop {
+				d.list.status.pop.Hide() // the status checks
+				return
+			}
 			d.closeDialog()
+		case fyne.KeyReturn, fyne.KeyEnter:
+			if cd := d.confirmTop(); cd != nil {
+				cd.Confirm()
+			}
 		}
 	})
 }

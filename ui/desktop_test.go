@@ -359,7 +359,7 @@ func TestShortcutsAndSearch(t *testing.T) {
 	}
 	// The list's status filter and the server agree on the same query.
 	d.list.search.SetText("")
-	d.list.status.SetSelected(string(app.StatusAccepted))
+	d.list.status.checks.SetSelected([]string{app.StatusAccepted.Label()})
 	for _, r := range d.list.rows {
 		if r.Status != app.StatusAccepted {
 			t.Fatalf("filter let %s through", r.Status)

@@ -306,6 +306,11 @@ func (e *exportDialog) confirmReplace(files []string, next func()) {
 			}
 		}, e.d.win)
 	c.SetConfirmText("Replace")
+	c.SetOnClosed(func() {
+		if e.d.exportConfirm == c {
+			e.d.exportConfirm = nil
+		}
+	})
 	c.Show()
 	e.d.exportConfirm = c
 }

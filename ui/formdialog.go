@@ -106,14 +106,14 @@ func (f *formDialog) trySubmit() {
 
 // stateSelect picks a US state from the tax table's list ("Texas
 // (TX)"); abbrev is the chosen state's abbreviation, or "".
-func stateSelect() (sel *widget.Select, abbrev func() string) {
+// Typing a state's first letters while it has the focus chooses it.
+func stateSelect() (sel *typeAheadSelect, abbrev func() string) {
 	states := app.USTaxTable().States()
 	labels := make([]string, len(states))
 	for i, s := range states {
 		labels[i] = s.Name + " (" + s.Abbrev + ")"
 	}
-	sel = widget.NewSelect(labels, nil)
-	sel.PlaceHolder = "Choose a state"
+	sel = newTypeAheadSelect(labels, "Choose a state")
 	return sel, func() string {
 		if i := sel.SelectedIndex(); i >= 0 {
 			return states[i].Abbrev

@@ -340,7 +340,11 @@ func freePort(t *testing.T) string {
 func findSelect(o fyne.CanvasObject, placeholder string) *widget.Select {
 	var found *widget.Select
 	walk(o, func(x fyne.CanvasObject) {
-		if s, ok := x.(*widget.Select); ok && s.PlaceHolder == placeholder && found == nil {
+		s, ok := x.(*widget.Select)
+		if ta, yes := x.(*typeAheadSelect); yes {
+			s, ok = &ta.Select, true
+		}
+		if ok && s.PlaceHolder == placeholder && found == nil {
 			found = s
 		}
 	})

@@ -150,7 +150,7 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 		tag.Importance = widget.LowImportance
 		nameCell = container.New(&columns{weights: []float32{0.3, 0.7}}, tag, row.fields[colName])
 	}
-	row.total = widget.NewLabelWithStyle(app.FormatMoney(amount, v.p.Currency), fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
+	row.total = widget.NewLabelWithStyle(lineTotalText(&it, amount, v.p.Currency), fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
 	cells := container.New(&columns{weights: weights}, nameCell)
 	for _, f := range row.fields[1:] {
 		cells.Add(f)
@@ -161,7 +161,7 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 	// for every button: a quarter of the time to build 500 rows). ⋯
 	// holds the moves, whose keys are Alt+↑ / Alt+↓.
 	row.more = newTipButton("⋯", nil,
-		"Move up or down (Alt+↑ / Alt+↓ in its fields), nest under the item above, un-nest, move to another option", hint, nil)
+		"Move up or down (Alt+↑ / Alt+↓ in its fields), nest under the item above, un-nest, recurring or one-time, move to another option", hint, nil)
 	row.more.OnTapped = func() { v.showItemMenu(row.id, row.more) }
 	row.remove = newTipButton("✕", nil, "Remove (Ctrl+Delete in its fields; Undo or Ctrl+Z brings it back)", hint,
 		func() { v.removeItem(row.id) })
@@ -199,7 +199,7 @@ func itemName(it *app.Item) string {
 			return "“" + s + "”"
 		}
 	}
-	return "the " + strings.ToLower(string(it.ItemType)) + " line"
+	return "the " + strings.ToLower(it.ItemType.Label()) + " line"
 }
 
 // figureField is a field whose text makes an edit (mk). It saves like
@@ -219,7 +219,17 @@ func (v *proposalView) figureField(text string, readOnly bool, hint *hintLine, m
 	})
 	f.onError = v.lineError(hint)
 	f.keys = keys
-	f.OnSubmitted = func(string) { f.flush() }
+	f.tidy = func(text string) string {
+		m, err := mk(text)
+		if err != nil {
+			return text
+		}
+		return figureText(m, text)
+	}
+	f.OnSubmitted = func(string) {
+		f.flush()
+		f.showTidy()
+	}
 	saveLater := f.OnChanged
 	f.OnChanged = func(s string) {
 		saveLater(s)
@@ -260,7 +270,7 @@ func (v *proposalView) showTotals(p *app.Proposal) {
 			}
 			for i, a := range app.ItemAmounts(o.Items) {
 				if r := c.rows[o.Items[i].ID]; r != nil {
-					if text := app.FormatMoney(a, p.Currency); r.total.Text != text {
+					if text := lineTotalText(&o.Items[i], a, p.Currency); r.total.Text != text {
 						r.total.SetText(text) // only what changed: a refresh is not free
 					}
 				}
@@ -357,7 +367,10 @@ func (v *proposalView) showItemMenu(id int64, at fyne.CanvasObject) {
 	} else {
 		items = append(items, item("Nest under the item above"))
 	}
-	items = append(items, fyne.NewMenuItemSeparator())
+	recurring := !it.IsRecurringService
+	rec := item(recurringMenuLabel, &app.ChangeItem{ID: v.id, ItemID: id, IsRecurringService: &recurring})
+	rec.Checked = it.IsRecurringService
+	items = append(items, fyne.NewMenuItemSeparator(), rec, fyne.NewMenuItemSeparator())
 	for _, a := range v.p.Areas {
 		for oi, other := range a.Options {
 			if other.ID == o.ID {

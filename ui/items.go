@@ -58,7 +58,7 @@ func itemsTable(items []app.ItemView, cur app.Currency, costs bool) fyne.CanvasO
 			name = strings.Repeat("    ", depth[i]-1) + "  └ " + strings.TrimLeft(name, " ")
 		}
 		if it.IsRecurringService {
-			name += "  ↻ recurring"
+			name += "  ↻ monthly"
 		}
 		if it.Total.IsCombinedPrice {
 			name += "  (bundle price)"
@@ -125,7 +125,8 @@ func (v *proposalView) showSummary(p *app.Proposal) {
 	if v.summary == nil || p == nil {
 		return
 	}
-	fs := app.DetailView(p, v.d.sess.user.Role.ViewOptions()).FinancialSummary
+	dv := app.DetailView(p, v.d.sess.user.Role.ViewOptions())
+	fs := dv.FinancialSummary
 	cur := fs.Currency
 	lines := []struct {
 		label string
@@ -138,7 +139,7 @@ func (v *proposalView) showSummary(p *app.Proposal) {
 		{"Labor", fs.LaborTotal, true},
 		{"Fees", fs.FeeTotal, true},
 		{"Subtotal", fs.ProposalSubtotal, true},
-		{fs.SalesTax.TaxStatus.Label(), fs.SalesTax.Total, true},
+		{taxLabel(&fs.SalesTax), fs.SalesTax.Total, true},
 	}
 	var objs []fyne.CanvasObject
 	for _, l := range lines {
@@ -148,6 +149,9 @@ func (v *proposalView) showSummary(p *app.Proposal) {
 		objs = append(objs, summaryLine(l.label, app.FormatMoney(l.m, cur), false))
 	}
 	objs = append(objs, widget.NewSeparator(), summaryLine("Total", app.FormatMoney(fs.ProposalTotal, cur), true))
+	if r := dv.RecurringServices.TotalRecurringService; r != 0 {
+		objs = append(objs, summaryLine("Recurring services", perMonth(r, cur), false))
+	}
 	v.summary.Objects = objs
 	v.summary.Refresh()
 	v.showTaxProblem(fs.SalesTax.TaxStatus)

@@ -19,18 +19,22 @@ import (
 const allStatuses = "All statuses"
 
 // Sort choices: each a field and a direction, in the words a user reads.
+// byTotal is the desktop's own order (sortByTotal).
 var sortChoices = []struct {
-	label string
-	field app.SortField
-	desc  bool
+	label   string
+	field   app.SortField
+	desc    bool
+	byTotal bool
 }{
-	{"Recently modified", app.SortModifiedDate, true},
-	{"Recently created", app.SortCreatedDate, true},
-	{"Number (high to low)", app.SortNumber, true},
-	{"Number (low to high)", app.SortNumber, false},
-	{"Name (A–Z)", app.SortName, false},
-	{"Customer (A–Z)", app.SortClientName, false},
-	{"Status", app.SortStatus, false},
+	{"Recently modified", app.SortModifiedDate, true, false},
+	{"Recently created", app.SortCreatedDate, true, false},
+	{"Number (high to low)", app.SortNumber, true, false},
+	{"Number (low to high)", app.SortNumber, false, false},
+	{"Name (A–Z)", app.SortName, false, false},
+	{"Customer (A–Z)", app.SortClientName, false, false},
+	{"Status", app.SortStatus, false, false},
+	{"Total (high to low)", app.SortModifiedDate, true, true},
+	{"Total (low to high)", app.SortModifiedDate, false, true},
 }
 
 // listPanel is the proposal list: search as you type, a status filter,
@@ -41,8 +45,9 @@ type listPanel struct {
 	query    app.ListQuery
 	rows     []localstore.ListItem
 	search   *plainEntry
-	status   *widget.Select
+	status   *statusFilter
 	sort     *widget.Select
+	byTotal  bool // sorted by sortByTotal
 	archived *widget.Check
 	count    *widget.Label
 	empty    *widget.Label // says why no row shows
@@ -61,22 +66,10 @@ func newListPanel(d *Desktop) *listPanel {
 	l.search = newPlainEntry(d)
 	l.search.SetPlaceHolder("Search name, number, customer, company, email (Ctrl+F)")
 	l.search.OnChanged = func(s string) { l.query.SearchText = s; l.refresh() }
-	opts := []string{allStatuses}
-	var filter []app.Status // the options after allStatuses
-	for _, s := range app.Statuses {
-		if s != app.StatusUndefined {
-			opts = append(opts, s.Label())
-			filter = append(filter, s)
-		}
-	}
-	l.status = widget.NewSelect(opts, func(string) {
-		l.query.Statuses = nil
-		if i := l.status.SelectedIndex(); i > 0 {
-			l.query.Statuses = []app.Status{filter[i-1]}
-		}
+	l.status = newStatusFilter(d.win, func(chosen []app.Status) {
+		l.query.Statuses = chosen
 		l.refresh()
 	})
-	l.status.SetSelected(allStatuses)
 	labels := make([]string, len(sortChoices))
 	for i, c := range sortChoices {
 		labels[i] = c.label
@@ -84,7 +77,7 @@ func newListPanel(d *Desktop) *listPanel {
 	l.sort = widget.NewSelect(labels, func(s string) {
 		for _, c := range sortChoices {
 			if c.label == s {
-				l.query.SortBy, l.query.Descending = c.field, c.desc
+				l.query.SortBy, l.query.Descending, l.byTotal = c.field, c.desc, c.byTotal
 			}
 		}
 		l.refresh()
@@ -104,7 +97,7 @@ func newListPanel(d *Desktop) *listPanel {
 			d.OpenProposal(l.selected)
 		}
 	}
-	filters := container.NewGridWithColumns(2, l.status, l.sort)
+	filters := container.NewGridWithColumns(2, l.status.button, l.sort)
 	l.countRow = container.NewBorder(nil, nil, l.archived, l.count)
 	l.top = container.NewVBox(l.search, filters, l.countRow)
 	l.empty = widget.NewLabel("")
@@ -126,6 +119,9 @@ func (l *listPanel) refresh() {
 	if err != nil {
 		l.count.SetText("Error: " + err.Error())
 		return
+	}
+	if l.byTotal {
+		sortByTotal(rows, l.query.Descending)
 	}
 	l.rows = rows
 	switch n {
@@ -150,6 +146,11 @@ func (l *listPanel) showEmpty(n int) {
 	case n > 0:
 		l.empty.Hide()
 		return
+	case l.d.status != nil && firstSync(l.d.status.state):
+		// Not "no proposals": they are on their way.
+		if text := syncingText(l.d.status.state); l.empty.Text != text {
+			l.empty.SetText(text)
+		}
 	case strings.TrimSpace(l.query.SearchText) != "" || len(l.query.Statuses) > 0 || l.query.Archived:
 		l.empty.SetText("No proposals match this search.")
 	default:

@@ -81,7 +81,7 @@ func (v *proposalView) openPicker(optionID int64, title string) *catalogPicker {
 
 	types := []string{allTypes}
 	for _, t := range app.ItemTypes {
-		types = append(types, string(t))
+		types = append(types, t.Label())
 	}
 	p.typ = widget.NewSelect(types, func(string) { p.refresh() })
 	p.typ.SetSelected(allTypes)
@@ -150,8 +150,8 @@ func (p *catalogPicker) choose(i int) {
 // query is the search and filters as typed.
 func (p *catalogPicker) query() app.CatalogQuery {
 	q := app.CatalogQuery{SearchText: p.search.Text, PageNumber: 1, PageSize: pickerPageSize}
-	if s := p.typ.Selected; s != "" && s != allTypes {
-		q.ItemType = app.ItemType(s)
+	if i := p.typ.SelectedIndex(); i > 0 {
+		q.ItemType = app.ItemTypes[i-1]
 	}
 	if s := p.brand.Selected; s != "" && s != allBrands {
 		q.Brands = []string{s}
@@ -274,11 +274,15 @@ func showPickerRow(o fyne.CanvasObject, it *app.CatalogItem, cur app.Currency) {
 		text += " (discontinued)"
 	}
 	name.SetText(text)
-	detail := string(it.ItemType)
+	detail := it.ItemType.Label()
 	if it.PartNumber != "" {
 		detail += " · " + it.PartNumber
 	}
-	right.SetText(detail + " · " + app.FormatMoney(it.SellPrice, cur))
+	price := app.FormatMoney(it.SellPrice, cur)
+	if it.IsRecurringService {
+		price = perMonth(it.SellPrice, cur)
+	}
+	right.SetText(detail + " · " + price)
 }
 
 // ShowPicker opens the catalog picker on the open proposal's first

@@ -494,7 +494,7 @@ func (v *proposalView) banner(canEdit bool) fyne.CanvasObject {
 	case !v.d.sess.user.Role.Can(app.PermEditProposals):
 		text = fmt.Sprintf("Your role (%s) can view proposals but not change them.", v.d.sess.user.Role)
 	case p.Status.Locked():
-		text = fmt.Sprintf("This proposal is %s, so it is read-only. Installer notes, the customer and the location can still be changed.", p.Status.Label())
+		text = fmt.Sprintf("This proposal is %s, so it is read-only. %s", p.Status.Label(), lockedStillEditable)
 	default:
 		return nil
 	}

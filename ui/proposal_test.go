@@ -219,13 +219,13 @@ func TestPeoplesWords(t *testing.T) {
 		t.Fatalf("summary:\n%s", got)
 	}
 	found := false
-	for _, o := range d.list.status.Options {
+	for _, o := range d.list.status.checks.Options {
 		found = found || o == "Email failed"
 	}
 	if !found {
-		t.Fatalf("status filter %q", d.list.status.Options)
+		t.Fatalf("status filter %q", d.list.status.checks.Options)
 	}
-	d.list.status.SetSelected("Viewed by client")
+	d.list.status.checks.SetSelected([]string{"Viewed by client"})
 	if len(d.list.query.Statuses) != 1 || d.list.query.Statuses[0] != app.StatusViewedByClient {
 		t.Fatalf("filter query %v", d.list.query.Statuses)
 	}

@@ -12,6 +12,12 @@ import (
 	"proposaldesk/app"
 )
 
+// lockedStillEditable is what a locked proposal still lets people change,
+// as app's rules say (Operation.LockedIn): the proposal's installer
+// notes, not an option's (the contract locks those with the option's
+// items), the customer and the location.
+const lockedStillEditable = "The proposal's installer notes, the customer and the location can still be changed; each option's installer notes are locked with its items."
+
 // moveStatus makes a status move. A decisive one (Accepted, Declined,
 // Completed: app's Status.Decisive) asks first and lists what is missing
 // (app.MoveWarnings); cancel calls undo so the picker shows no choice.
@@ -22,8 +28,7 @@ func (v *proposalView) moveStatus(to app.Status, undo func()) {
 		return
 	}
 	v.flush()
-	text := fmt.Sprintf("Mark proposal %q as %s? It becomes read-only: only installer notes, the customer and the location can change after.",
-		v.p.Name, to.Label())
+	text := fmt.Sprintf("Mark proposal %q as %s? It becomes read-only. %s", v.p.Name, to.Label(), lockedStillEditable)
 	msg := widget.NewLabel(text)
 	msg.Wrapping = fyne.TextWrapWord
 	box := container.NewVBox(msg)

@@ -59,13 +59,7 @@ func (b *statusBar) show(st syncer.State) {
 	}
 	b.state = st
 	b.pending.Text = "" // shown again below, with the layout
-	if st.Online {
-		b.online.SetText("● Online")
-		b.online.Importance = widget.SuccessImportance
-	} else {
-		b.online.SetText("○ Offline")
-		b.online.Importance = widget.LowImportance
-	}
+	b.online.Text, b.online.Importance = connectionWords(st)
 	b.online.Refresh()
 	b.showPending()
 	b.last.SetText("Last sync " + formatWhen(st.LastSync, time.Now()))
@@ -189,6 +183,12 @@ func (b *statusBar) step(st syncer.State) bool {
 	b.state = st
 	if percent(prev) != percent(st) {
 		b.progress.SetValue(float64(st.Done))
+		if firstSync(st) {
+			// The words follow the bar (not every item: see above).
+			b.online.Text, _ = connectionWords(st)
+			b.online.Refresh()
+			b.content.Refresh()
+		}
 	}
 	return true
 }

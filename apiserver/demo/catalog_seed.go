@@ -43,7 +43,8 @@ func catalogItems(n int) []app.CatalogItem {
 
 func catalogItemOf(key string, p product) app.CatalogItem {
 	it := app.CatalogItem{ItemType: p.kind, Brand: p.brand, Model: p.model, Name: p.name,
-		Description: p.description, Supplier: p.supplier, PartNumber: p.model, CategoryName: "Demo packages"}
+		Description: p.description, Supplier: p.supplier, PartNumber: p.model, CategoryName: "Demo packages",
+		IsRecurringService: p.recurring}
 	if it.PartNumber == "" {
 		it.PartNumber = "DEMO-" + key
 	}

@@ -25,7 +25,7 @@ func WriteCSV(w io.Writer, items []app.CatalogItem) error {
 		}
 		copy(rec, []string{string(it.ItemType), it.Brand, it.Model, it.Name, it.ShortDescription, it.Description,
 			it.PartNumber, it.CategoryName, it.Supplier, it.MSRP.String(), it.SellPrice.String(), cost, it.ImageURL,
-			strconv.FormatBool(it.IsDiscontinued)})
+			strconv.FormatBool(it.IsDiscontinued), strconv.FormatBool(it.IsRecurringService)})
 		if err := cw.Write(rec); err != nil {
 			return fmt.Errorf("write catalog CSV line %d: %w", i+2, err)
 		}

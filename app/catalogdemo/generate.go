@@ -76,13 +76,17 @@ var laborLines = []struct{ name, desc, code string }{
 }
 var laborLevels = []string{"Technician", "Lead Technician", "Engineer", "After Hours", "Weekend"}
 
-var feeLines = []struct{ name, desc, code string }{
-	{"Low-Voltage Permit Fee", "Permit and inspection fee of the city.", "PERMIT"},
-	{"Trip Charge", "Travel to a site outside the standard service area.", "TRIP"},
-	{"Equipment Disposal", "Removal and e-waste recycling of old equipment.", "DISPOSAL"},
-	{"Remote Monitoring (monthly)", "24/7 monitoring of network and power devices.", "MONITOR"},
-	{"Care Plan (monthly)", "Priority support and an annual system check-up.", "CARE"},
-	{"Rush Fee", "Scheduling ahead of the queue.", "RUSH"},
+// The (monthly) lines are recurring services.
+var feeLines = []struct {
+	name, desc, code string
+	recurring        bool
+}{
+	{"Low-Voltage Permit Fee", "Permit and inspection fee of the city.", "PERMIT", false},
+	{"Trip Charge", "Travel to a site outside the standard service area.", "TRIP", false},
+	{"Equipment Disposal", "Removal and e-waste recycling of old equipment.", "DISPOSAL", false},
+	{"Remote Monitoring (monthly)", "24/7 monitoring of network and power devices.", "MONITOR", true},
+	{"Care Plan (monthly)", "Priority support and an annual system check-up.", "CARE", true},
+	{"Rush Fee", "Scheduling ahead of the queue.", "RUSH", false},
 }
 var feeZones = []string{"Zone 1", "Zone 2", "Zone 3", "Zone 4", "Commercial", "Residential"}
 
@@ -155,7 +159,7 @@ func serviceItem(rng *rand.Rand, k int) app.CatalogItem {
 		return app.CatalogItem{
 			ItemType: app.ItemFee, Name: f.name + " - " + zone, Description: f.desc,
 			PartNumber: fmt.Sprintf("FEE-%s-%d", f.code, k), CategoryID: int64(len(families) + 2),
-			CategoryName: "Fees", SellPrice: price,
+			CategoryName: "Fees", SellPrice: price, IsRecurringService: f.recurring,
 		}
 	}
 	l := laborLines[(k/3)%len(laborLines)]

@@ -2,6 +2,7 @@ package report
 
 import (
 	"io"
+	"slices"
 	"strings"
 
 	"proposaldesk/app"
@@ -269,11 +270,21 @@ func optionLabel(a *app.AreaView, i, counted int) string {
 	return label
 }
 
+// clientArea writes an area's options that have items: an empty one
+// (an idea not priced yet) would only print "$0.00" to the client, and
+// an area without any is left out whole. The others keep their numbers,
+// as the salesperson's screen shows them.
 func clientArea(p *pdf, d *Document, a *app.AreaView) {
+	if !slices.ContainsFunc(a.Options, func(o app.OptionView) bool { return len(o.Items) > 0 }) {
+		return
+	}
 	p.heading(a.Name, 50)
 	counted := a.CountedIndex()
 	for i := range a.Options {
 		o := &a.Options[i]
+		if len(o.Items) == 0 {
+			continue
+		}
 		p.font(true, 10.5)
 		p.ensure(40)
 		p.paragraph(optionLabel(a, i, counted), left, width)
@@ -292,7 +303,7 @@ func clientArea(p *pdf, d *Document, a *app.AreaView) {
 		p.y += p.lineHeight()
 		if o.TotalRecurringService != 0 {
 			p.font(false, 9)
-			p.text(colPrice-80, p.y, "Recurring services")
+			p.text(colPrice-80, p.y, "Recurring services per month")
 			p.textRight(colTotal, p.y, app.FormatMoney(o.TotalRecurringService, d.Currency))
 			p.y += p.lineHeight()
 		}
@@ -338,7 +349,7 @@ func itemTable(p *pdf, d *Document, o *app.OptionView) {
 			p.textRight(colPrice, y, app.FormatMoney(it.SellPrice, d.Currency))
 			total := app.FormatMoney(it.Total.Amount, d.Currency)
 			if it.IsRecurringService {
-				total += " /recurring"
+				total += "/month"
 			}
 			p.textRight(colTotal-4, y, total)
 		}
@@ -368,7 +379,7 @@ func itemName(it *app.ItemView) string {
 	if s := strings.TrimSpace(it.Brand + " " + it.Model); s != "" {
 		return s
 	}
-	return string(it.ItemType)
+	return it.ItemType.Label()
 }
 
 // itemDetail is the line under the name: brand and model, and for the
@@ -470,7 +481,7 @@ func recurring(p *pdf, d *Document) {
 	if len(r.Items) == 0 {
 		return
 	}
-	p.heading("Recurring services", 40)
+	p.heading("Recurring services (monthly)", 40)
 	p.font(true, 8)
 	p.color(grey)
 	p.text(colDesc+4, p.y, "SERVICE")
@@ -494,7 +505,7 @@ func recurring(p *pdf, d *Document) {
 	}
 	p.font(true, 9.5)
 	p.ensure(p.lineHeight())
-	p.text(colPrice-80, p.y, "Recurring total")
+	p.text(colPrice-80, p.y, "Recurring total per month")
 	p.textRight(colTotal-4, p.y, app.FormatMoney(r.TotalRecurringService, d.Currency))
 	p.y += p.lineHeight() + 12
 }

@@ -114,7 +114,7 @@ func installerItems(p *pdf, o *app.OptionView) {
 			p.ensure(h)
 		}
 		p.textRight(iQty, p.y, Quantity(it.Quantity))
-		kind := string(it.ItemType)
+		kind := it.ItemType.Label()
 		if it.IsRecurringService {
 			kind += ", recurring"
 		}

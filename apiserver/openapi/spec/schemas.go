@@ -146,8 +146,9 @@ func schemas() ([]named, error) {
 		{name: "PaymentRequest", typ: typeOf[app.PaymentRequest]()},
 		{name: "ChangeOrderSummary", typ: typeOf[app.ChangeOrderSummary]()},
 		{name: "CatalogItem", typ: typeOf[app.CatalogItem](), doc: "A product, labor or fee line of the account's catalog.", fields: map[string]any{
-			"categoryId": "The server's ID of the category name (one per distinct name, case-insensitive); 0 when none.",
-			"cost":       "Unit cost; null without the ViewCosts permission, or when the dealer has no cost on file (never means zero).",
+			"categoryId":         "The server's ID of the category name (one per distinct name, case-insensitive); 0 when none.",
+			"cost":               "Unit cost; null without the ViewCosts permission, or when the dealer has no cost on file (never means zero).",
+			"isRecurringService": "A monthly service (remote monitoring, a care plan): an item added from it is recurring, counted in its option's totalRecurringService and not in the one-time totals.",
 		}},
 		{name: "CatalogResponse", typ: typeOf[app.CatalogResponse](), fields: map[string]any{"itemCount": countDoc}},
 		{name: "CatalogChanges", typ: typeOf[app.CatalogChanges](), fields: map[string]any{
