@@ -67,6 +67,9 @@ func TestSmallScreensKeepRowControlsInside(t *testing.T) {
 				}
 				for _, name := range []string{long, "Cat6 drop", "Sonos Arc soundbar", "Wall mount"} {
 					r := showRow(d, v, rowOfItem(t, v, name), size)
+					if hint := v.cui().hints[v.p.Areas[0].Options[0].ID]; name == long && hint.Text != "Item: "+long {
+						t.Errorf("with the cursor in the long name the hint line says %q", hint.Text)
+					}
 					for _, b := range []fyne.CanvasObject{r.more, r.remove, r.total, r.fields[colName]} {
 						if !drawn(d, b) {
 							t.Fatalf("%q: a control of its row is not drawn", name)
