@@ -13,6 +13,8 @@ type Settings struct {
 	UserEmail        string `json:"userEmail,omitempty"`
 	// ExportFolder is the folder of the last export.
 	ExportFolder string `json:"exportFolder,omitempty"`
+	// ListHidden: the proposal list pane is collapsed (small screens).
+	ListHidden bool `json:"listHidden,omitempty"`
 }
 
 func (t *txn) settings() (Settings, error) {

@@ -50,15 +50,23 @@ shoot() {
   local report="$work/report-$name.json" shot="$work/$name.png"
   rm -rf "$work/desktop-$name"
   FYNE_THEME=$theme PD_SMOKE_REPORT="$report" PD_SMOKE_OPEN=1 PD_SMOKE_EXPORT=$export PD_SMOKE_CONTACT=$contact LANG=en_US.UTF-8 \
-    xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+    xvfb-run -a -s "-screen 0 ${PD_SMOKE_SIZE:-1280x800}x24" bash -c '
       timeout 90 ./bin/desktop --data "$1" --connect "$2" --demo-user "$6" >"$3" 2>&1 &
       pid=$!
       timeout 30 xdotool search --sync --name "Proposal Desk" >/dev/null || { echo "smoke-desktop: no window"; exit 1; }
       for _ in $(seq 1 200); do [ -f "$4" ] && break; sleep 0.25; done
       sleep 1
       wid=$(xdotool search --name "Proposal Desk" | head -1)
-      xdotool windowsize "$wid" 1280 800 windowmove "$wid" 0 0 2>/dev/null || true
+      size=${PD_SMOKE_SIZE:-1280x800}
+      xdotool windowsize "$wid" "${size%x*}" "${size#*x}" windowmove "$wid" 0 0 2>/dev/null || true
       sleep 1
+      if [ -n "${PD_SMOKE_HIDE_LIST:-}" ]; then
+        xdotool key ctrl+b
+        sleep 1
+      fi
+      # What the window became: a layout wider than the screen makes it
+      # grow past the edge, whatever size was asked for.
+      xdotool getwindowgeometry "$wid" | sed -n "s/.*Geometry: //p" >"$4.geometry"
       if [ -n "$7" ]; then
         # The form opens with the first name focused: first name, then
         # Tab to last name, company and email.
@@ -119,6 +127,13 @@ shoot() {
     grep -q '"picker": "[0-9,]* items match' "$report" ||
       { echo "smoke-desktop: the catalog picker did not open with matches"; exit 1; }
   fi
+  if [ -n "${PD_SMOKE_SIZE:-}" ]; then
+    # The window is no larger than the small screen asked for.
+    local geo
+    geo=$(cat "$report.geometry")
+    [ "$geo" = "$PD_SMOKE_SIZE" ] || { echo "smoke-desktop: window $geo on a $PD_SMOKE_SIZE screen"; exit 1; }
+    echo "smoke-desktop: $name: window $geo"
+  fi
   if [ -n "$contact" ]; then
     grep -q '"formMessage": "Email is not an email address."' "$report" ||
       { echo "smoke-desktop: the new-contact form does not show the email error"; exit 1; }
@@ -147,6 +162,10 @@ shoot light workspace-light
 PD_SMOKE_ITEMS=1 shoot light proposal-items # scrolled to the first option's items
 PD_SMOKE_PICKER=sonos shoot light catalog-picker # the first option's Add item… with "sonos" typed
 shoot dark workspace-dark
+# Small laptop screens: the proposal beside the list at 1024x600, and
+# alone (Ctrl+B hides the list) at 800x600.
+PD_SMOKE_ITEMS=1 PD_SMOKE_SIZE=1024x600 shoot light proposal-1024x600
+PD_SMOKE_ITEMS=1 PD_SMOKE_SIZE=800x600 PD_SMOKE_HIDE_LIST=1 shoot light proposal-800x600
 shoot light export-dialog Admin 1
 shoot light new-contact-error Sales "" 1
 shoot light new-proposal Sales "" "" 1

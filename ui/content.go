@@ -255,7 +255,7 @@ func (v *proposalView) optionCard(area *app.Area, oi int, counted bool, locked f
 	} else if err := v.check(&app.RemoveOption{ID: v.id, OptionID: optionID}); err != nil {
 		removeOpt.disable(explain(err))
 	}
-	head := container.NewBorder(nil, nil, widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+	head := container.New(&flow{endLast: true}, widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		container.NewHBox(status, removeOpt))
 
 	cd := v.textField(2, o.ClientDescription, locked(app.OpSetOptionClientDesc), func(text string) error {
@@ -317,7 +317,7 @@ func (v *proposalView) addButtons(optionID int64, title string, readOnly bool, h
 		}
 		return b
 	}
-	return container.NewHBox(catalog,
+	return container.New(newFlow(), catalog,
 		line("Custom item", app.ItemCustomItem, "Adds a line of your own: type its name, quantity and price."),
 		line("Labor", app.ItemLabor, "Adds a labor line (counted in the labor total)."),
 		line("Fee", app.ItemFee, "Adds a fee line (counted in the fees)."))

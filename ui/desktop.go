@@ -86,6 +86,8 @@ type Desktop struct {
 	keyringTold bool
 	// form is the open form dialog (new contact, new location).
 	form *formDialog
+	// panes lays out the list and the proposal (the list collapses).
+	panes *panes
 }
 
 // session is one signed-in user on one server.
@@ -269,17 +271,20 @@ func (d *Desktop) showWorkspace() {
 	}
 	d.installMenu()
 	who := widget.NewLabel(fmt.Sprintf("%s · %s", s.user.Email, s.user.Role))
-	top := container.NewBorder(nil, nil, container.NewHBox(newBtn, exportBox),
-		container.NewHBox(who, widget.NewButton("Sign out", d.SignOut)))
-	split := container.NewHSplit(d.list.content, d.detail.content)
-	split.Offset = 0.4
-	d.win.SetContent(container.NewBorder(top, d.status.content, nil, nil, split))
+	who.Truncation = fyne.TextTruncateEllipsis
+	d.panes = newPanes(d, d.list.content, d.detail.content)
+	top := container.NewBorder(nil, nil, container.NewHBox(d.panes.toggle, newBtn, exportBox),
+		widget.NewButton("Sign out", d.SignOut), who)
+	d.win.SetContent(container.NewBorder(top, d.status.content, nil, nil, d.panes.box))
 	d.syncStateChanged(s.eng.State())
 	d.list.refresh()
 	d.tellKeyring()
 	if set, err := s.st.Settings(); err == nil {
 		if set.WindowWidth > 0 && set.WindowHeight > 0 {
 			d.win.Resize(fyne.NewSize(float32(set.WindowWidth), float32(set.WindowHeight)))
+		}
+		if set.ListHidden {
+			d.panes.setHidden(true, false)
 		}
 		if set.LastOpenProposal != 0 {
 			if _, err := s.st.Record(set.LastOpenProposal); err == nil {
@@ -462,7 +467,7 @@ func (d *Desktop) showError(title string, err error) {
 // the window runs before a focused field sees the keys.
 func (d *Desktop) installShortcuts() {
 	c := d.win.Canvas()
-	for k, fn := range map[fyne.KeyName]func(){fyne.KeyN: d.NewProposal, fyne.KeyR: d.SyncNow, fyne.KeyF: d.FocusSearch, fyne.KeyE: d.Export} {
+	for k, fn := range map[fyne.KeyName]func(){fyne.KeyN: d.NewProposal, fyne.KeyR: d.SyncNow, fyne.KeyF: d.FocusSearch, fyne.KeyE: d.Export, listKey: d.ToggleList} {
 		c.AddShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { fn() })
 	}
 	d.installMenu()
@@ -502,6 +507,7 @@ func (d *Desktop) installMenu() {
 		fyne.NewMenu("File", item("New proposal", fyne.KeyN, d.NewProposal), item("Sync now", fyne.KeyR, d.SyncNow),
 			fyne.NewMenuItemSeparator(), exportSearch, exportPDFs),
 		fyne.NewMenu("Edit", item("Find proposals", fyne.KeyF, d.FocusSearch), item("New customer for this proposal…", "", d.NewCustomer)),
+		fyne.NewMenu("View", item("Hide or show the proposal list", listKey, d.ToggleList)),
 	))
 }
 
@@ -528,6 +534,8 @@ func (d *Desktop) handleShortcut(s fyne.Shortcut) bool {
 		d.SyncNow()
 	case fyne.KeyE:
 		d.Export()
+	case listKey:
+		d.ToggleList()
 	default:
 		return false
 	}

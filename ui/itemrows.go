@@ -146,10 +146,12 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 	nameCell := fyne.CanvasObject(row.fields[colName])
 	if t := itemTag(it, r.Depth); t != "" {
 		tag := widget.NewLabel(t)
-		tag.Truncation = fyne.TextTruncateEllipsis
 		tag.Importance = widget.LowImportance
-		nameCell = container.New(&columns{weights: []float32{0.3, 0.7}}, tag, row.fields[colName])
+		// The tag takes the few letters it needs and the name the rest
+		// (a fixed share left a narrow pane "Cust…").
+		nameCell = container.NewBorder(nil, nil, tag, nil, row.fields[colName])
 	}
+	v.showNameOnFocus(row, hint)
 	row.total = widget.NewLabelWithStyle(lineTotalText(&it, amount, v.p.Currency), fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
 	cells := container.New(&columns{weights: weights}, nameCell)
 	for _, f := range row.fields[1:] {
