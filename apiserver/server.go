@@ -221,5 +221,9 @@ func (s *Server) table() []routeDef {
 		r("GET", "/public/catalog/{ItemId}", app.OpGetCatalogItem, false, s.getCatalogItem),
 		r("GET", "/public/catalog/changes", app.OpCatalogChanges, true, s.catalogChanges),
 		r("POST", CatalogImportPath, app.OpImportCatalog, true, s.importCatalog),
+		// Sending to the client (send.go).
+		r("POST", "/public/proposals/{ProposalId}/send", app.OpSendProposal, true, s.sendProposal),
+		r("GET", "/public/proposals/{ProposalId}/events", app.OpProposalEvents, true, s.proposalEvents),
+		r("GET", "/public/proposals/{ProposalId}/signed.pdf", app.OpSignedPDF, true, s.signedPDF),
 	)
 }

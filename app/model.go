@@ -283,6 +283,9 @@ type Proposal struct {
 	// new version though its value is the old one, so a merge sees that
 	// it changed (see FieldChanged).
 	FieldVersions map[Field]int64 `json:"fieldVersions,omitempty"`
+	// ClientLink is the link the last send made (client_link.go); nil
+	// before the first send.
+	ClientLink *ClientLink `json:"clientLink,omitempty"`
 
 	// CopiedFrom is set only on a copy as the server's answer to the
 	// copy gave it (ProposalDetail.CopiedFrom): the source part each of
@@ -298,6 +301,7 @@ func (p *Proposal) Clone() *Proposal {
 	c := *p
 	c.Document = p.Document.clone()
 	c.FieldVersions = maps.Clone(p.FieldVersions)
+	c.ClientLink = p.ClientLink.clone()
 	c.CopiedFrom = nil
 	if p.ChangeOrders != nil {
 		c.ChangeOrders = make([]ChangeOrder, len(p.ChangeOrders))

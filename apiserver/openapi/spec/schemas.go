@@ -174,8 +174,18 @@ func schemas() ([]named, error) {
 		{name: "ProposalDetail", typ: typeOf[app.ProposalDetail](), fields: withDocumentFields(map[string]any{
 			"isArchived":    "Extension: the archive flag (list filter IsArchive).",
 			"version":       "Extension: counts committed writes; the ETag is \"<version>\".",
+			"clientLink":    "Extension: the link the last send made; null before the first send. url is shown only in the send's own answer.",
 			"fieldVersions": "Extension: for each field an edit wrote (\"name\", \"status\", \"options/12/clientDescription\", \"items/34/quantity\", …), the version that wrote it last. A sync client compares it with its base copy to see a change that came back to the old value (A→B→A).",
 		})},
+		{name: "ClientEvent", typ: typeOf[app.Event](), doc: "An evidence event of a sent proposal.", fields: map[string]any{
+			"id":           "Place in the proposal's chain, from 1.",
+			"at":           "Server time, UTC.",
+			"actor":        "client, system, or user:<id> <email>.",
+			"snapshotHash": "SHA-256 (hex) of the client snapshot the link showed.",
+			"prevHash":     "The previous event's hash (empty for the first).",
+			"hash":         "SHA-256 (hex) of \"proposaldesk event v1\\n\" + the proposal ID + \"\\n\" + this event's JSON with hash empty.",
+			"data":         "Details by type: linkId always; sentTo, expiresOn, mail (Sent); tokenHash (LinkReplaced); areaId, areaOptionId (OptionChosen); signerName, consentText, consentVersion, choices (Accepted); reason (Declined).",
+		}},
 		{name: "ChangeOrderDetail", typ: typeOf[app.ChangeOrderDetail](), fields: withDocumentFields(nil),
 			doc: "Same shape as ProposalDetail without changeOrders, isArchived and version, with the change-order financial summary. Change orders are read-only through this API."},
 		{name: "ProposalListItem", typ: typeOf[app.ListItem]()},
