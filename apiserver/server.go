@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"proposaldesk/apiserver/auth"
+	"proposaldesk/apiserver/clientpage"
 	"proposaldesk/apiserver/lockout"
 	"proposaldesk/apiserver/openapi"
 	"proposaldesk/apiserver/store"
@@ -72,6 +73,9 @@ type Config struct {
 	// PasswordCheckWait is how long a sign-in waits for a free check
 	// before it is 429 (default DefaultPasswordCheckWait).
 	PasswordCheckWait time.Duration
+	// ClientPageLimit bounds requests to the client page per address
+	// (default clientpage.DefaultLimit).
+	ClientPageLimit clientpage.Limit
 }
 
 // Route is one method and path pattern of the router.
@@ -164,6 +168,8 @@ func New(cfg Config, st store.Store) *Server {
 	// The API's own description is public: clients and tools read it
 	// before they have credentials.
 	s.mux.HandleFunc("GET /openapi.json", serveOpenAPI)
+	// The client's page of a sent proposal: its token is the credential.
+	clientpage.Register(s.mux, clientpage.Config{Store: st, Now: cfg.Now, Logger: cfg.Logger, ClientAddr: s.clientAddr, Limit: cfg.ClientPageLimit})
 	return s
 }
 

@@ -198,6 +198,9 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer stop()
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
+	// Client links past their date move to Expired (once, even with
+	// several replicas: apiserver.ExpireDue).
+	go api.RunExpiries(sigCtx, time.Minute)
 	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", baseURL, "data", f.data, "demo", f.demo, "tls", tlsCfg != nil)
 
 	select {
