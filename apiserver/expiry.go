@@ -15,12 +15,8 @@ import (
 // with several replicas running it at once, the account's write lock
 // lets one of them expire a proposal and the others find nothing to do.
 func (s *Server) ExpireDue(ctx context.Context) (int, error) {
-	ce, ok := s.st.(store.ClientExpiries)
-	if !ok {
-		return 0, nil
-	}
 	now := s.now()
-	due, err := ce.DueClientExpiries(ctx, now, 500)
+	due, err := s.st.DueClientExpiries(ctx, now, 500)
 	if err != nil {
 		return 0, err
 	}
@@ -36,7 +32,7 @@ func (s *Server) ExpireDue(ctx context.Context) (int, error) {
 			if !app.ExpiryDue(p, now) {
 				// Decided, reopened or sent again meanwhile: keep the
 				// index to what is still pending.
-				return tx.(store.ClientTx).SetClientExpiry(p.ID, pendingExpiry(p))
+				return tx.SetClientExpiry(p.ID, pendingExpiry(p))
 			}
 			moved = true
 			return clientpage.Expire(tx, p, now)

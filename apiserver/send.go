@@ -121,10 +121,6 @@ func (s *Server) sendProposal(c *call) error {
 	who := clientpage.Requester{IP: s.clientAddr(c.r), UserAgent: c.r.UserAgent(), Actor: app.ActorUser(c.user.User)}
 	opts := c.viewOptions()
 	return s.update(c, func(tx store.Tx) (result, error) {
-		ct, ok := tx.(store.ClientTx)
-		if !ok {
-			return result{}, app.Errorf(app.KindInternal, "bug: the store keeps no client evidence")
-		}
 		p, err := tx.Proposal(id)
 		if err != nil {
 			return result{}, err
@@ -143,7 +139,7 @@ func (s *Server) sendProposal(c *call) error {
 		if err != nil {
 			return result{}, err
 		}
-		if err := ct.PutClientSnapshot(id, hash, doc); err != nil {
+		if err := tx.PutClientSnapshot(id, hash, doc); err != nil {
 			return result{}, err
 		}
 		if old := p.ClientLink; old != nil {
@@ -172,7 +168,7 @@ func (s *Server) sendProposal(c *call) error {
 		if err := tx.PutProposal(p); err != nil {
 			return result{}, err
 		}
-		if err := ct.SetClientExpiry(id, req.expiresOn); err != nil {
+		if err := tx.SetClientExpiry(id, req.expiresOn); err != nil {
 			return result{}, err
 		}
 		if _, err := clientpage.Record(tx, p, app.EventSent, who, c.now, map[string]string{
@@ -206,11 +202,7 @@ func (s *Server) proposalEvents(c *call) error {
 		if _, err := tx.ProposalVersion(id); err != nil {
 			return result{}, err
 		}
-		ct, ok := tx.(store.ClientTx)
-		if !ok {
-			return jsonResult([]app.Event{})
-		}
-		events, err := ct.ClientEvents(id)
+		events, err := tx.ClientEvents(id)
 		if err != nil {
 			return result{}, err
 		}

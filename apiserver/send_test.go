@@ -71,7 +71,7 @@ func TestSendFreezesSnapshotAndMakesLink(t *testing.T) {
 	}
 	var snap []byte
 	e.update(a.acct.ID, func(tx store.Tx) (err error) {
-		snap, err = tx.(store.ClientTx).ClientSnapshot(id, l.SnapshotHash)
+		snap, err = tx.ClientSnapshot(id, l.SnapshotHash)
 		return err
 	})
 	if _, err := app.ReadClientSnapshot(snap, l.SnapshotHash); err != nil {

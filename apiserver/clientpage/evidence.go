@@ -22,10 +22,6 @@ type Requester struct {
 // Record appends an event of the proposal's current link (or of the
 // link named in data) to its chain, at now.
 func Record(tx store.Tx, p *app.Proposal, typ app.EventType, who Requester, now time.Time, data map[string]string) (app.Event, error) {
-	ct, ok := tx.(store.ClientTx)
-	if !ok {
-		return app.Event{}, fmt.Errorf("bug: the store keeps no client evidence")
-	}
 	if data == nil {
 		data = map[string]string{}
 	}
@@ -36,7 +32,7 @@ func Record(tx store.Tx, p *app.Proposal, typ app.EventType, who Requester, now 
 			data["linkId"] = l.ID
 		}
 	}
-	return ct.AppendClientEvent(p.ID, app.Event{Type: typ, At: app.At(now), IP: who.IP, UserAgent: who.UserAgent,
+	return tx.AppendClientEvent(p.ID, app.Event{Type: typ, At: app.At(now), IP: who.IP, UserAgent: who.UserAgent,
 		Actor: who.Actor, SnapshotHash: snap, Data: data})
 }
 
@@ -78,11 +74,10 @@ type Decision struct {
 // its signed PDF prints: the snapshot decided on with the client's
 // choices, and the certificate. found is false before a decision.
 func FindDecision(tx store.Tx, p *app.Proposal) (d Decision, found bool, err error) {
-	ct, ok := tx.(store.ClientTx)
-	if !ok || p.ClientLink == nil {
+	if p.ClientLink == nil {
 		return d, false, nil
 	}
-	events, err := ct.ClientEvents(p.ID)
+	events, err := tx.ClientEvents(p.ID)
 	if err != nil {
 		return d, false, err
 	}
@@ -94,7 +89,7 @@ func FindDecision(tx store.Tx, p *app.Proposal) (d Decision, found bool, err err
 		return d, false, nil
 	}
 	e := events[i]
-	doc, err := ct.ClientSnapshot(p.ID, e.SnapshotHash)
+	doc, err := tx.ClientSnapshot(p.ID, e.SnapshotHash)
 	if err != nil {
 		return d, false, err
 	}

@@ -148,11 +148,7 @@ func resolve(tx store.Tx, token string, now time.Time) (link, error) {
 	if l := p.ClientLink; l != nil && sameHash(l.TokenHash, hash) {
 		return link{p: p, linkID: l.ID, state: app.StateOfLink(p, l.ID, now)}, nil
 	}
-	ct, ok := tx.(store.ClientTx)
-	if !ok {
-		return link{}, errNoLink
-	}
-	events, err := ct.ClientEvents(pid)
+	events, err := tx.ClientEvents(pid)
 	if err != nil {
 		return link{}, err
 	}
@@ -200,12 +196,12 @@ func Expire(tx store.Tx, p *app.Proposal, now time.Time) error {
 	if _, err := Record(tx, p, app.EventExpired, Requester{Actor: app.ActorSystem}, now, nil); err != nil {
 		return err
 	}
-	return tx.(store.ClientTx).SetClientExpiry(p.ID, time.Time{})
+	return tx.SetClientExpiry(p.ID, time.Time{})
 }
 
 // snapshotOf reads the frozen snapshot the link shows.
 func snapshotOf(tx store.Tx, p *app.Proposal) (*app.Proposal, error) {
-	doc, err := tx.(store.ClientTx).ClientSnapshot(p.ID, p.ClientLink.SnapshotHash)
+	doc, err := tx.ClientSnapshot(p.ID, p.ClientLink.SnapshotHash)
 	if err != nil {
 		return nil, err
 	}
@@ -423,7 +419,7 @@ func (h *handler) decide(v *visit, apply func(tx store.Tx, l link, snap *app.Pro
 		if err := tx.PutProposal(l.p); err != nil {
 			return err
 		}
-		if err := tx.(store.ClientTx).SetClientExpiry(l.p.ID, time.Time{}); err != nil {
+		if err := tx.SetClientExpiry(l.p.ID, time.Time{}); err != nil {
 			return err
 		}
 		_, err = Record(tx, l.p, typ, v.who, v.now, data)

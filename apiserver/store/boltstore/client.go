@@ -144,3 +144,43 @@ func (s *Store) DueClientExpiries(ctx context.Context, now time.Time, limit int)
 	}
 	return out, err
 }
+
+// copyClient sends every account's client evidence and the expiry index
+// to sink (CopyTo), after the proposals they belong to.
+func copyClient(btx *bolt.Tx, sink store.Sink) error {
+	accts := btx.Bucket(bAccounts)
+	err := accts.ForEachBucket(func(k []byte) error {
+		acct, ab := keyID(k), accts.Bucket(k)
+		if b := ab.Bucket(bClientSnaps); b != nil {
+			err := b.ForEach(func(k, v []byte) error {
+				return sink.PutClientSnapshot(acct, keyID(k[:8]), string(k[8:]), v)
+			})
+			if err != nil {
+				return fmt.Errorf("account %d snapshots: %w", acct, err)
+			}
+		}
+		if b := ab.Bucket(bClientEvents); b != nil {
+			err := b.ForEach(func(k, v []byte) error {
+				var e app.Event
+				if err := decode(v, &e); err != nil {
+					return err
+				}
+				return sink.PutClientEvent(acct, keyID(k[:8]), e)
+			})
+			if err != nil {
+				return fmt.Errorf("account %d events: %w", acct, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b := btx.Bucket(bClientExpiry)
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(func(k, v []byte) error {
+		return sink.PutClientExpiry(keyID(k[:8]), keyID(k[8:]), time.Unix(0, int64(binary.BigEndian.Uint64(v))).UTC())
+	})
+}

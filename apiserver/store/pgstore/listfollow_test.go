@@ -101,10 +101,10 @@ func TestMigrationFillsModifiedJSON(t *testing.T) {
 			t.Fatalf("proposal %d was written without its modification date", id)
 		}
 	}
-	for _, sql := range []string{
+	for _, sql := range append(undoClient,
 		"ALTER TABLE proposals DROP COLUMN modified_json",
 		"DELETE FROM schema_migrations WHERE version = 5",
-	} {
+	) {
 		if _, err := s.pool.Exec(ctx, sql); err != nil {
 			t.Fatalf("%s: %v", sql, err)
 		}

@@ -11,13 +11,13 @@ import (
 // contact.
 func TestMigrationFillsThePeopleFeed(t *testing.T) {
 	storetest.PeopleFeedMigration(t, backend, func(st store.Store) store.Store {
-		for _, sql := range []string{
+		for _, sql := range append(undoClient,
 			"ALTER TABLE proposals DROP COLUMN modified_json",
 			"DELETE FROM schema_migrations WHERE version = 5",
 			"ALTER TABLE contacts DROP COLUMN seq",
 			"ALTER TABLE accounts DROP COLUMN people_seq",
 			"DELETE FROM schema_migrations WHERE version = 4",
-		} {
+		) {
 			if _, err := st.(*Store).pool.Exec(ctx, sql); err != nil {
 				t.Fatalf("%s: %v", sql, err)
 			}

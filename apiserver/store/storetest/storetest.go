@@ -56,6 +56,7 @@ func Run(t *testing.T, be Backend) {
 		{"CatalogAccountScoping", testCatalogAccountScoping},
 		{"CatalogImportRollsBack", testCatalogImportRollsBack},
 		{"CatalogSearchEqualsReference", testCatalogSearchEqualsReference},
+		{"ClientEvidence", testClientEvidence},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, be) })
