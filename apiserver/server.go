@@ -21,6 +21,7 @@ import (
 	"proposaldesk/apiserver/auth"
 	"proposaldesk/apiserver/clientpage"
 	"proposaldesk/apiserver/lockout"
+	"proposaldesk/apiserver/mail"
 	"proposaldesk/apiserver/openapi"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
@@ -76,6 +77,8 @@ type Config struct {
 	// ClientPageLimit bounds requests to the client page per address
 	// (default clientpage.DefaultLimit).
 	ClientPageLimit clientpage.Limit
+	// Mail is the outgoing mail (mail.go); zero: no SMTP server.
+	Mail MailConfig
 }
 
 // Route is one method and path pattern of the router.
@@ -116,6 +119,8 @@ type Server struct {
 	// passwordSlots holds a token per password check running;
 	// trustedPasswordSlots those of trusted devices (checkPassword).
 	passwordSlots, trustedPasswordSlots chan struct{}
+	// mail is the outgoing mail queue (mail.go); nil without SMTP.
+	mail *mail.Queue
 }
 
 // New returns a server over st.
@@ -161,6 +166,7 @@ func New(cfg Config, st store.Store) *Server {
 		passwordSlots:        make(chan struct{}, cfg.PasswordChecks),
 		trustedPasswordSlots: make(chan struct{}, cfg.PasswordChecks),
 	}
+	s.mail = s.newMailQueue()
 	for _, rt := range s.table() {
 		s.routes = append(s.routes, rt.Route)
 		s.mux.Handle(rt.Method+" "+rt.Pattern, s.signed(rt.Route, rt.h))

@@ -30,6 +30,9 @@ func (d *ProposalDetail) AppendJSON(b []byte) ([]byte, error) {
 	b = appendInt(b, `,"version":`, d.Version)
 	b = append(b, `,"fieldVersions":`...)
 	b = appendFieldVersions(b, d.FieldVersions)
+	if d.EmailFailure != nil { // omitempty
+		b = d.EmailFailure.appendJSON(append(b, `,"emailFailure":`...))
+	}
 	if len(d.CopiedFrom) > 0 {
 		// Only a copy's answer has it: json.Marshal's form (keys as
 		// strings, sorted as strings) costs nothing elsewhere.

@@ -286,6 +286,9 @@ type Proposal struct {
 	// ClientLink is the link the last send made (client_link.go); nil
 	// before the first send.
 	ClientLink *ClientLink `json:"clientLink,omitempty"`
+	// EmailFailure is why the last mail with the client's link did not
+	// go out (nil when none did not).
+	EmailFailure *EmailFailure `json:"emailFailure,omitempty"`
 
 	// CopiedFrom is set only on a copy as the server's answer to the
 	// copy gave it (ProposalDetail.CopiedFrom): the source part each of
@@ -302,6 +305,10 @@ func (p *Proposal) Clone() *Proposal {
 	c.Document = p.Document.clone()
 	c.FieldVersions = maps.Clone(p.FieldVersions)
 	c.ClientLink = p.ClientLink.clone()
+	if p.EmailFailure != nil {
+		f := *p.EmailFailure
+		c.EmailFailure = &f
+	}
 	c.CopiedFrom = nil
 	if p.ChangeOrders != nil {
 		c.ChangeOrders = make([]ChangeOrder, len(p.ChangeOrders))

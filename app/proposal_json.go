@@ -36,6 +36,9 @@ func (p *Proposal) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"clientLink":`...)
 		b = append(b, raw...)
 	}
+	if p.EmailFailure != nil { // omitempty
+		b = p.EmailFailure.appendJSON(append(b, `,"emailFailure":`...))
+	}
 	return append(b, '}'), nil
 }
 

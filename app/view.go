@@ -231,6 +231,8 @@ type ProposalDetail struct {
 	IsArchived       bool                 `json:"isArchived"`
 	Version          int64                `json:"version"`
 	FieldVersions    map[Field]int64      `json:"fieldVersions"`
+	// EmailFailure is the proposal's (an extension; left out when nil).
+	EmailFailure *EmailFailure `json:"emailFailure,omitempty"`
 	// CopiedFrom is only in the answer to a copy (an extension): for
 	// each ID of the new proposal, its areas, options and items, the ID
 	// of the source part it copies, so a client that made the copy
@@ -314,6 +316,7 @@ func DetailView(p *Proposal, opts ViewOptions) ProposalDetail {
 		Version:       p.Version,
 		FieldVersions: p.FieldVersions,
 		ClientLink:    ClientLinkViewOf(p.ClientLink),
+		EmailFailure:  p.EmailFailure,
 	}
 	if v.FieldVersions == nil {
 		v.FieldVersions = map[Field]int64{}

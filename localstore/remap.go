@@ -92,137 +92,179 @@ func (t *txn) remap(from, to int64) (map[int64]bool, error) {
 	if err := t.putAlias(from, to); err != nil {
 		return nil, err
 	}
-	entries, err := t.entriesMentioning(from)
-	if err != nil {
+	if err := t.remapEntries(from, to, affected); err != nil {
 		return nil, err
-	}
-	for _, e := range entries {
-		changed := false
-		if e.Kind == EntryProposal {
-			raw, ch, err := remapMutation(e.Mutation, from, to)
-			if err != nil {
-				// An entry that cannot be read (its text only happens
-				// to contain the ID's digits, in a date say) must not
-				// fail the acknowledgement of another: it is shown as
-				// unsendable and left for the user to discard.
-				if !e.Unsendable {
-					markUnsendable(e, ReasonUnreadable)
-					if err := t.putEntry(e); err != nil {
-						return nil, err
-					}
-				}
-				continue
-			}
-			if ch {
-				e.Mutation, changed = raw, true
-			}
-			if eff := app.RemapEffect(e.Effect, from, to); !maps.Equal(eff, e.Effect) {
-				e.Effect, changed = eff, true
-			}
-		}
-		if e.ContactID == from {
-			e.ContactID, changed = to, true
-		}
-		if e.LocationID == from {
-			e.LocationID, changed = to, true
-		}
-		if e.ProposalID == from {
-			if err := t.b(bucketOutboxByProposal).Delete(pairKey(from, e.Seq)); err != nil {
-				return nil, err
-			}
-			e.ProposalID, changed = to, true
-		}
-		if changed {
-			if err := t.putEntry(e); err != nil {
-				return nil, err
-			}
-			if e.ProposalID != 0 {
-				affected[e.ProposalID] = true
-			}
-		}
 	}
 	if err := t.b(bucketCreators).Delete(idKey(from)); err != nil {
 		return nil, err
 	}
-
-	// The proposal record, when from names a proposal.
-	if rec, ok, err := t.record(from); err != nil {
+	if err := t.remapRecord(from, to, affected); err != nil {
 		return nil, err
-	} else if ok {
-		if err := t.deleteRecord(from); err != nil {
-			return nil, err
-		}
-		existing, have, err := t.record(to)
-		if err != nil {
-			return nil, err
-		}
-		if have { // pulled already: keep its server copy
-			rec.Server, rec.BaseVersion = existing.Server, existing.BaseVersion
-		}
-		rec.ID = to
-		if rec.Local != nil {
-			rec.Local = rec.Local.Clone()
-			rec.Local.ID = to
-		}
-		if err := t.putRecord(rec, nil); err != nil {
-			return nil, err
-		}
-		affected[to] = true
 	}
+	if err := t.remapPeople(from, to); err != nil {
+		return nil, err
+	}
+	if err := t.remapSettings(from, to); err != nil {
+		return nil, err
+	}
+	return affected, nil
+}
 
-	// The caches, when from names a contact or a location.
+// remapEntries rewrites from → to in the outbox entries that mention it,
+// noting in affected the proposals of the entries it changed.
+func (t *txn) remapEntries(from, to int64, affected map[int64]bool) error {
+	entries, err := t.entriesMentioning(from)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		changed, err := t.remapEntry(e, from, to)
+		if err != nil {
+			return err
+		}
+		if !changed {
+			continue
+		}
+		if err := t.putEntry(e); err != nil {
+			return err
+		}
+		if e.ProposalID != 0 {
+			affected[e.ProposalID] = true
+		}
+	}
+	return nil
+}
+
+// remapEntry rewrites from → to in one entry (in place) and says whether
+// it changed; an entry it cannot read is marked unsendable instead.
+func (t *txn) remapEntry(e *Entry, from, to int64) (changed bool, err error) {
+	if e.Kind == EntryProposal {
+		raw, ch, err := remapMutation(e.Mutation, from, to)
+		if err != nil {
+			// An entry that cannot be read (its text only happens to
+			// contain the ID's digits, in a date say) must not fail the
+			// acknowledgement of another: it is shown as unsendable and
+			// left for the user to discard.
+			if !e.Unsendable {
+				markUnsendable(e, ReasonUnreadable)
+				return false, t.putEntry(e)
+			}
+			return false, nil
+		}
+		if ch {
+			e.Mutation, changed = raw, true
+		}
+		if eff := app.RemapEffect(e.Effect, from, to); !maps.Equal(eff, e.Effect) {
+			e.Effect, changed = eff, true
+		}
+	}
+	if e.ContactID == from {
+		e.ContactID, changed = to, true
+	}
+	if e.LocationID == from {
+		e.LocationID, changed = to, true
+	}
+	if e.ProposalID == from {
+		if err := t.b(bucketOutboxByProposal).Delete(pairKey(from, e.Seq)); err != nil {
+			return false, err
+		}
+		e.ProposalID, changed = to, true
+	}
+	return changed, nil
+}
+
+// remapRecord moves the proposal record, when from names a proposal, to
+// to, keeping the server copy of a record already pulled under to.
+func (t *txn) remapRecord(from, to int64, affected map[int64]bool) error {
+	rec, ok, err := t.record(from)
+	if err != nil || !ok {
+		return err
+	}
+	if err := t.deleteRecord(from); err != nil {
+		return err
+	}
+	existing, have, err := t.record(to)
+	if err != nil {
+		return err
+	}
+	if have { // pulled already: keep its server copy
+		rec.Server, rec.BaseVersion = existing.Server, existing.BaseVersion
+	}
+	rec.ID = to
+	if rec.Local != nil {
+		rec.Local = rec.Local.Clone()
+		rec.Local.ID = to
+	}
+	if err := t.putRecord(rec, nil); err != nil {
+		return err
+	}
+	affected[to] = true
+	return nil
+}
+
+// remapPeople moves the cached contact (with its locations) or location
+// from names to to.
+func (t *txn) remapPeople(from, to int64) error {
 	d := &Directory{t: t}
 	c, ok, err := d.Contact(from)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if ok {
-		if err := t.b(bucketContacts).Delete(idKey(from)); err != nil {
-			return nil, err
-		}
-		c.ID = to
-		if err := t.putContact(c); err != nil {
-			return nil, err
-		}
-		locs, err := t.contactLocations(from)
-		if err != nil {
-			return nil, err
-		}
-		for _, l := range locs {
-			if err := t.deleteLocation(l); err != nil {
-				return nil, err
-			}
-			l.ContactID = to
-			if err := t.putLocation(l); err != nil {
-				return nil, err
-			}
+		if err := t.remapContact(c, to); err != nil {
+			return err
 		}
 	}
 	l, ok, err := d.Location(from)
-	if err != nil {
-		return nil, err
+	if err != nil || !ok {
+		return err
 	}
-	if ok {
-		if err := t.deleteLocation(l); err != nil {
-			return nil, err
-		}
-		l.ID = to
-		if err := t.putLocation(l); err != nil {
-			return nil, err
-		}
+	if err := t.deleteLocation(l); err != nil {
+		return err
 	}
+	l.ID = to
+	return t.putLocation(l)
+}
 
+// remapContact stores the cached contact c under to, its locations with
+// it.
+func (t *txn) remapContact(c app.Contact, to int64) error {
+	from := c.ID
+	if err := t.b(bucketContacts).Delete(idKey(from)); err != nil {
+		return err
+	}
+	c.ID = to
+	if err := t.putContact(c); err != nil {
+		return err
+	}
+	locs, err := t.contactLocations(from)
+	if err != nil {
+		return err
+	}
+	for _, l := range locs {
+		if err := t.deleteLocation(l); err != nil {
+			return err
+		}
+		l.ContactID = to
+		if err := t.putLocation(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// remapSettings follows from → to in the settings (the proposal last
+// open).
+func (t *txn) remapSettings(from, to int64) error {
 	set, err := t.settings()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if set.LastOpenProposal == from {
-		set.LastOpenProposal = to
-		if err := t.putSettings(set); err != nil {
-			return nil, err
-		}
+	if set.LastOpenProposal != from {
+		return nil
 	}
-	return affected, nil
+	set.LastOpenProposal = to
+	return t.putSettings(set)
 }
 
 // remapMutation rewrites every ID of an encoded mutation equal to from

@@ -6,15 +6,20 @@
 # (load --scenario big-text), alone and under that abuse, on a fresh
 # demo server of each binary, alternating per repetition. The abuse
 # starts GROW seconds before the measured GETs, so that its proposals
-# have grown as large as the server lets them.
+# have grown as large as the server lets them. With FLOOD=N, N more
+# clients send failing sign-ins meanwhile (load --scenario
+# failed-signin, each from its own made-up address; the servers run
+# with --trust-forwarded).
 #
-#   PROPOSALS=1000 DURATION=20 GROW=30 REPS=2 scripts/bench-abuse.sh bin/server.old bin/server
+#   PROPOSALS=1000 DURATION=20 GROW=30 REPS=2 [FLOOD=16] scripts/bench-abuse.sh bin/server.old bin/server
 set -eu
 proposals=${PROPOSALS:-1000}
 duration=${DURATION:-30}
 grow=${GROW:-30}
 reps=${REPS:-3}
 port=${PORT:-18090}
+flood=${FLOOD:-0}
+[ "$flood" -eq 0 ] || SERVER_FLAGS=--trust-forwarded
 . "$(dirname "$0")/demo-server.sh"
 loadbin=$2 # the client: the old binary may lack the big-text scenario
 one() { # binary label
@@ -31,12 +36,18 @@ one() { # binary label
 	alone=$(both)
 	PD_PASSWORD=$p2 "$loadbin" load --connection-file "$data/demo.json" --user "$u2" --clients 4 --duration "$((grow + 2 * duration))s" --scenario big-text --json >"$data/abuse.json" &
 	apid=$!
+	fpid=
+	if [ "$flood" -gt 0 ]; then
+		PD_PASSWORD=$p2 "$loadbin" load --connection-file "$data/demo.json" --user "$u2" --clients "$flood" --duration "$((grow + 2 * duration))s" --scenario failed-signin --json >"$data/flood.json" &
+		fpid=$!
+	fi
 	sleep "$grow"
 	under=$(both)
 	wait $apid
+	[ -z "$fpid" ] || { wait $fpid; flooded=$(jq -r '"flood: \(.requests) sign-ins \(.errorKinds)"' "$data/flood.json"); }
 	abuse=$(jq -r '"\(.requests) requests, p50 \(.p50/1e6|floor) ms, errors \(.errorKinds)"' "$data/abuse.json")
 	size=$(du -sm "$data" | cut -f1)
-	echo "$2: alone: $alone | under abuse: $under | abuse: $abuse | data dir ${size} MB"
+	echo "$2: alone: $alone | under abuse: $under | abuse: $abuse | ${flooded:-no flood} | data dir ${size} MB"
 	kill $pid; wait $pid 2>/dev/null || true
 	rm -rf "$data"
 }

@@ -9,6 +9,7 @@ import (
 
 	"proposaldesk/app"
 	"proposaldesk/localstore"
+	"proposaldesk/sync/apiclient"
 )
 
 // Pull: the changes feed names the proposals changed since the stored
@@ -33,9 +34,30 @@ type directory struct {
 }
 
 func (e *Engine) pull(ctx context.Context) error {
-	// An entry still in flight (its answer lost) must be settled by
-	// sending it again before a pull: a server copy that already holds
-	// its effect would make its replay look refused here.
+	if err := e.checkNothingInFlight(); err != nil {
+		return err
+	}
+	// Contacts and locations first: edits replayed on the pulled copies
+	// may name them.
+	if err := e.pullPeople(ctx); err != nil {
+		return err
+	}
+	ch, fromStart, err := e.changes(ctx)
+	if err != nil {
+		return err
+	}
+	pl, err := e.planPull(ctx, fromStart)
+	if err != nil {
+		return err
+	}
+	return e.pullChunks(ctx, ch, pl)
+}
+
+// checkNothingInFlight refuses a pull while an outbox entry is in
+// flight: its answer lost, it must be settled by sending it again first,
+// or a server copy that already holds its effect would make its replay
+// look refused here.
+func (e *Engine) checkNothingInFlight() error {
 	pending, err := e.st.Pending(0)
 	if err != nil {
 		return err
@@ -45,52 +67,67 @@ func (e *Engine) pull(ctx context.Context) error {
 			return fmt.Errorf("outbox entry %d is still in flight; the pull waits until it is settled", en.Seq)
 		}
 	}
+	return nil
+}
 
-	// Contacts and locations first: edits replayed on the pulled copies
-	// may name them.
-	if err := e.pullPeople(ctx); err != nil {
-		return err
-	}
-
+// changes reads the changes feed from the stored cursor; fromStart says
+// it was read from the beginning (a first sync, or a server whose data
+// was replaced).
+func (e *Engine) changes(ctx context.Context) (ch apiclient.ChangesResponse, fromStart bool, err error) {
 	storeID, cursor, err := e.st.Cursor()
 	if err != nil {
-		return err
+		return ch, false, err
 	}
-	ch, err := e.c.Changes(ctx, cursor)
-	if err != nil {
-		return err
+	if ch, err = e.c.Changes(ctx, cursor); err != nil {
+		return ch, false, err
 	}
-	reset := false
-	if storeID != "" && ch.StoreID != storeID {
-		// The server's data was replaced (restored from a backup):
-		// download everything again and keep the unsent edits.
-		e.log.Info("sync: the server has a new store; downloading everything again", "old", storeID, "new", ch.StoreID)
-		if err := e.st.ResetForNewStore(ctx, ch.StoreID); err != nil {
-			return err
-		}
-		cursor, reset = "", true
-		if ch, err = e.c.Changes(ctx, ""); err != nil {
-			return err
-		}
+	if storeID == "" || ch.StoreID == storeID {
+		return ch, cursor == "", nil
 	}
+	// The server's data was replaced (restored from a backup): download
+	// everything again and keep the unsent edits.
+	e.log.Info("sync: the server has a new store; downloading everything again", "old", storeID, "new", ch.StoreID)
+	if err := e.st.ResetForNewStore(ctx, ch.StoreID); err != nil {
+		return ch, false, err
+	}
+	ch, err = e.c.Changes(ctx, "")
+	return ch, true, err
+}
 
-	// The users commit with the first chunk, before any proposal, so
-	// that edits replayed on the pulled copies see them.
-	var dir *directory
-	if cursor == "" || reset || e.dirAt.IsZero() || e.now().Sub(e.dirAt) >= e.dirEvery {
-		if dir, err = e.fetchDirectory(ctx); err != nil {
-			return err
+// pullPlan is what a pull writes beside the proposals, each with the
+// first chunk that can: the users (nil: not this time) and the account.
+type pullPlan struct {
+	dir *directory
+	// acct is the account as stored; wantAcct says to store it again
+	// from the first chunk that has a proposal.
+	acct     localstore.AccountInfo
+	wantAcct bool
+}
+
+// planPull decides whether the pull downloads the users (from the start,
+// or when they are older than dirEvery) and the account.
+func (e *Engine) planPull(ctx context.Context, fromStart bool) (pullPlan, error) {
+	var pl pullPlan
+	var err error
+	if fromStart || e.dirAt.IsZero() || e.now().Sub(e.dirAt) >= e.dirEvery {
+		if pl.dir, err = e.fetchDirectory(ctx); err != nil {
+			return pl, err
 		}
 	}
-	acct, err := e.st.Account()
-	if err != nil {
-		return err
+	if pl.acct, err = e.st.Account(); err != nil {
+		return pl, err
 	}
+	pl.wantAcct = pl.dir != nil || pl.acct.Dealer.CompanyName == ""
+	return pl, nil
+}
+
+// pullChunks downloads and commits the proposals the feed named, a chunk
+// at a time.
+func (e *Engine) pullChunks(ctx context.Context, ch apiclient.ChangesResponse, pl pullPlan) error {
 	// The account information comes from the newest proposal (the
 	// highest ID; see accountFrom). Newest first, it is in the first
 	// chunk that has a proposal, and a first sync lists the recent
 	// proposals first.
-	wantAcct := dir != nil || acct.Dealer.CompanyName == ""
 	ids := ch.ProposalIDs
 	slices.SortFunc(ids, func(a, b int64) int { return cmp.Compare(b, a) })
 
@@ -110,54 +147,78 @@ func (e *Engine) pull(ctx context.Context) error {
 		if !last {
 			fetches.start(i + 1)
 		}
-		newAcct, haveAcct := accountFrom(acct, ps)
-		putAcct := wantAcct && haveAcct
-		// A chunk downloaded is committed even if the sync is stopped
-		// meanwhile: it is complete, and the next sync needs it no more.
-		err = e.st.ApplyPull(context.WithoutCancel(ctx), func(tx *localstore.PullTx) error {
-			if dir != nil {
-				if err := tx.PutUsers(dir.users); err != nil {
-					return err
-				}
-			}
-			if putAcct {
-				if err := tx.PutAccount(newAcct); err != nil {
-					return err
-				}
-			}
-			for _, p := range ps {
-				var err error
-				if p.raw != nil {
-					err = tx.PutServerCopyJSON(p.p, p.raw)
-				} else {
-					err = tx.PutServerCopy(p.p)
-				}
-				if err != nil {
-					return fmt.Errorf("proposal %d: %w", p.p.ID, err)
-				}
-			}
-			for _, id := range removed {
-				if err := tx.RemoveProposal(id); err != nil {
-					return err
-				}
-			}
-			if !last {
-				return nil
-			}
-			// Only now has everything the feed named been kept.
-			if err := tx.SetCursor(ch.StoreID, ch.Cursor); err != nil {
-				return err
-			}
-			return tx.SetLastSync(e.now())
-		})
-		if err != nil {
+		var done *apiclient.ChangesResponse
+		if last {
+			done = &ch
+		}
+		if err := e.commitChunk(ctx, &pl, ps, removed, done); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// commitChunk writes one downloaded chunk in a local transaction, with
+// what of pl is still to be written; done, on the last chunk, is the
+// feed whose cursor commits with it. pl keeps what is left.
+func (e *Engine) commitChunk(ctx context.Context, pl *pullPlan, ps []pulled, removed []int64, done *apiclient.ChangesResponse) error {
+	newAcct, haveAcct := accountFrom(pl.acct, ps)
+	putAcct := pl.wantAcct && haveAcct
+	dir := pl.dir
+	// A chunk downloaded is committed even if the sync is stopped
+	// meanwhile: it is complete, and the next sync needs it no more.
+	err := e.st.ApplyPull(context.WithoutCancel(ctx), func(tx *localstore.PullTx) error {
 		if dir != nil {
-			e.dirAt, dir = e.now(), nil
+			if err := tx.PutUsers(dir.users); err != nil {
+				return err
+			}
 		}
 		if putAcct {
-			acct, wantAcct = newAcct, false
+			if err := tx.PutAccount(newAcct); err != nil {
+				return err
+			}
+		}
+		if err := putPulled(tx, ps, removed); err != nil {
+			return err
+		}
+		if done == nil {
+			return nil
+		}
+		// Only now has everything the feed named been kept.
+		if err := tx.SetCursor(done.StoreID, done.Cursor); err != nil {
+			return err
+		}
+		return tx.SetLastSync(e.now())
+	})
+	if err != nil {
+		return err
+	}
+	if dir != nil {
+		e.dirAt, pl.dir = e.now(), nil
+	}
+	if putAcct {
+		pl.acct, pl.wantAcct = newAcct, false
+	}
+	return nil
+}
+
+// putPulled installs a chunk's server copies and drops the proposals the
+// server no longer has.
+func putPulled(tx *localstore.PullTx, ps []pulled, removed []int64) error {
+	for _, p := range ps {
+		var err error
+		if p.raw != nil {
+			err = tx.PutServerCopyJSON(p.p, p.raw)
+		} else {
+			err = tx.PutServerCopy(p.p)
+		}
+		if err != nil {
+			return fmt.Errorf("proposal %d: %w", p.p.ID, err)
+		}
+	}
+	for _, id := range removed {
+		if err := tx.RemoveProposal(id); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -176,92 +176,145 @@ func (b *builder) env(actor app.User, at time.Time) app.Env {
 
 // build makes a proposal from a plan and stores it.
 func (b *builder) build(pl plan) (*app.Proposal, error) {
-	at := pl.created
-	step := func() time.Time {
-		at = at.Add(time.Duration(20+b.r.IntN(600)) * time.Minute)
-		if at.After(b.now) {
-			at = b.now
-		}
-		return at
-	}
-	var p *app.Proposal
-	var err error
-	apply := func(m app.Mutation, when time.Time) {
-		if err != nil {
-			return
-		}
-		var next *app.Proposal
-		next, err = app.Apply(p, m, b.env(pl.seller, when))
-		if err != nil {
-			err = fmt.Errorf("%s on %q: %w", m.Kind(), pl.name, err)
-			return
-		}
-		p = next
-	}
+	pb := &proposalBuild{b: b, pl: pl, at: pl.created}
 	name := pl.name
-	apply(&app.CreateProposal{SalesPersonID: pl.seller.ID, Name: &name}, at)
-	if err != nil {
-		return nil, err
+	pb.apply(&app.CreateProposal{SalesPersonID: pl.seller.ID, Name: &name}, pb.at)
+	if pb.err != nil {
+		return nil, pb.err
 	}
-	if pl.taxExempt {
-		p.Tax.ApplyTo = []app.ApplyTo{app.ApplyNone}
-	} else if b.r.IntN(5) == 0 {
-		p.Tax.ApplyTo = []app.ApplyTo{app.ApplyParts, app.ApplyLabor}
-	}
+	pb.setTax()
 	if pl.description != "" {
-		apply(&app.SetDescription{ID: p.ID, Description: pl.description}, step())
+		pb.apply(&app.SetDescription{ID: pb.p.ID, Description: pl.description}, pb.step())
 	}
-	if pl.contact >= 0 {
-		rec := b.contacts[pl.contact]
-		apply(&app.AssignContact{ID: p.ID, ContactID: rec.c.ID}, step())
-		if app.PrimaryLocation(rec.locs) == nil && len(rec.locs) > 0 {
-			apply(&app.AssignLocation{ID: p.ID, LocationID: rec.locs[pl.location%len(rec.locs)].ID}, step())
-		}
-	}
+	pb.assignContact()
 	for _, rc := range pl.rooms {
-		room := rooms[rc.room]
-		apply(&app.CreateArea{ID: p.ID, Name: room.name}, step())
-		if err != nil {
+		if err := pb.addRoom(rc); err != nil {
 			return nil, err
 		}
-		area := &p.Areas[len(p.Areas)-1]
-		for oi := 1; oi < rc.options && oi < len(room.packages); oi++ {
-			pk := room.packages[oi]
-			apply(&app.CreateOption{ID: p.ID, AreaID: area.ID, ClientDescription: pk.description, InternalNotes: pk.installer}, step())
-			if err != nil {
-				return nil, err
-			}
-			area = &p.Areas[len(p.Areas)-1]
-		}
-		// The default option's descriptions and every option's items are
-		// set directly: the API has no item endpoint.
-		area.Options[0].ClientDescription = room.packages[0].description
-		area.Options[0].InstallerDescription = room.packages[0].installer
-		for oi := range area.Options {
-			area.Options[oi].Items = b.items(room.packages[oi].lines, at, pl.laborJitter)
-			if rc.selected >= 0 && len(area.Options) > 1 {
-				if oi == rc.selected {
-					area.Options[oi].Status = app.OptionSelected
-				} else if pl.status == app.StatusAccepted || pl.status == app.StatusCompleted {
-					area.Options[oi].Status = app.OptionDeclined
-				}
-			}
-		}
 	}
-	if err != nil {
-		return nil, err
+	if pb.err != nil {
+		return nil, pb.err
 	}
-	p.Pricing = pl.discount
+	pb.p.Pricing = pl.discount
 	if pl.internalNotes != "" {
-		apply(&app.SetInternalNotes{ID: p.ID, InternalNotes: pl.internalNotes}, step())
+		pb.apply(&app.SetInternalNotes{ID: pb.p.ID, InternalNotes: pl.internalNotes}, pb.step())
 	}
 	if pl.schedule {
-		p.PaymentSchedule = b.schedule(at)
+		pb.p.PaymentSchedule = b.schedule(pb.at)
 	}
-	moveTo(pl.status,
-		func(s app.Status) { apply(&app.ChangeStatus{ID: p.ID, Status: s}, step()) },
+	pb.moveToStatus()
+	if pb.err != nil {
+		return nil, pb.err
+	}
+	if err := pb.closeDeal(); err != nil {
+		return nil, err
+	}
+	pb.p.Archived = pl.archived
+	if err := b.tx.PutProposal(pb.p); err != nil {
+		return nil, fmt.Errorf("put %q: %w", pl.name, err)
+	}
+	return pb.p, nil
+}
+
+// proposalBuild is one proposal being built from its plan: the proposal
+// so far, the time of its latest change, and the first error, after
+// which no change applies. Its steps draw from the builder's random
+// source in a fixed order, so a seed always builds the same proposals.
+type proposalBuild struct {
+	b   *builder
+	pl  plan
+	p   *app.Proposal
+	at  time.Time
+	err error
+}
+
+// step is the time of the next change: 20 minutes to 10 hours after the
+// last one, never after now.
+func (pb *proposalBuild) step() time.Time {
+	pb.at = pb.at.Add(time.Duration(20+pb.b.r.IntN(600)) * time.Minute)
+	if pb.at.After(pb.b.now) {
+		pb.at = pb.b.now
+	}
+	return pb.at
+}
+
+// apply makes a change through the rule engine, as the seller at when.
+func (pb *proposalBuild) apply(m app.Mutation, when time.Time) {
+	if pb.err != nil {
+		return
+	}
+	next, err := app.Apply(pb.p, m, pb.b.env(pb.pl.seller, when))
+	if err != nil {
+		pb.err = fmt.Errorf("%s on %q: %w", m.Kind(), pb.pl.name, err)
+		return
+	}
+	pb.p = next
+}
+
+// setTax makes a tax-exempt proposal's tax apply to nothing, and one in
+// five others' to parts and labor.
+func (pb *proposalBuild) setTax() {
+	if pb.pl.taxExempt {
+		pb.p.Tax.ApplyTo = []app.ApplyTo{app.ApplyNone}
+	} else if pb.b.r.IntN(5) == 0 {
+		pb.p.Tax.ApplyTo = []app.ApplyTo{app.ApplyParts, app.ApplyLabor}
+	}
+}
+
+// assignContact assigns the plan's contact, and one of its locations
+// when it has no primary one.
+func (pb *proposalBuild) assignContact() {
+	if pb.pl.contact < 0 {
+		return
+	}
+	rec := pb.b.contacts[pb.pl.contact]
+	pb.apply(&app.AssignContact{ID: pb.p.ID, ContactID: rec.c.ID}, pb.step())
+	if app.PrimaryLocation(rec.locs) == nil && len(rec.locs) > 0 {
+		pb.apply(&app.AssignLocation{ID: pb.p.ID, LocationID: rec.locs[pb.pl.location%len(rec.locs)].ID}, pb.step())
+	}
+}
+
+// addRoom adds an area for the room with its options, their items and
+// the plan's selected option.
+func (pb *proposalBuild) addRoom(rc roomChoice) error {
+	room := rooms[rc.room]
+	pb.apply(&app.CreateArea{ID: pb.p.ID, Name: room.name}, pb.step())
+	if pb.err != nil {
+		return pb.err
+	}
+	area := &pb.p.Areas[len(pb.p.Areas)-1]
+	for oi := 1; oi < rc.options && oi < len(room.packages); oi++ {
+		pk := room.packages[oi]
+		pb.apply(&app.CreateOption{ID: pb.p.ID, AreaID: area.ID, ClientDescription: pk.description, InternalNotes: pk.installer}, pb.step())
+		if pb.err != nil {
+			return pb.err
+		}
+		area = &pb.p.Areas[len(pb.p.Areas)-1]
+	}
+	// The default option's descriptions and every option's items are set
+	// directly: the API has no item endpoint.
+	area.Options[0].ClientDescription = room.packages[0].description
+	area.Options[0].InstallerDescription = room.packages[0].installer
+	for oi := range area.Options {
+		area.Options[oi].Items = pb.b.items(room.packages[oi].lines, pb.at, pb.pl.laborJitter)
+		if rc.selected >= 0 && len(area.Options) > 1 {
+			if oi == rc.selected {
+				area.Options[oi].Status = app.OptionSelected
+			} else if pb.pl.status == app.StatusAccepted || pb.pl.status == app.StatusCompleted {
+				area.Options[oi].Status = app.OptionDeclined
+			}
+		}
+	}
+	return nil
+}
+
+// moveToStatus takes the proposal to the plan's status (moveTo).
+func (pb *proposalBuild) moveToStatus() {
+	moveTo(pb.pl.status,
+		func(s app.Status) { pb.apply(&app.ChangeStatus{ID: pb.p.ID, Status: s}, pb.step()) },
 		func(s app.Status) {
-			when := app.At(step())
+			when := app.At(pb.step())
+			p := pb.p
 			p.Status = s
 			p.Version++
 			p.LastModifiedDate = when
@@ -269,24 +322,24 @@ func (b *builder) build(pl plan) (*app.Proposal, error) {
 				p.ClientLastOpenedDate = when
 			}
 		})
-	if err != nil {
-		return nil, err
+}
+
+// closeDeal gives an accepted or completed proposal its payment requests
+// and the plan's change orders.
+func (pb *proposalBuild) closeDeal() error {
+	if pb.pl.status != app.StatusAccepted && pb.pl.status != app.StatusCompleted {
+		return nil
 	}
-	if pl.status == app.StatusAccepted || pl.status == app.StatusCompleted {
-		p.PaymentRequests = b.paymentRequests(p, pl.status)
-		for i := range pl.changeOrders {
-			co, err := b.changeOrder(p, i, step())
-			if err != nil {
-				return nil, err
-			}
-			p.ChangeOrders = append(p.ChangeOrders, co)
+	p := pb.p
+	p.PaymentRequests = pb.b.paymentRequests(p, pb.pl.status)
+	for i := range pb.pl.changeOrders {
+		co, err := pb.b.changeOrder(p, i, pb.step())
+		if err != nil {
+			return err
 		}
+		p.ChangeOrders = append(p.ChangeOrders, co)
 	}
-	p.Archived = pl.archived
-	if err := b.tx.PutProposal(p); err != nil {
-		return nil, fmt.Errorf("put %q: %w", pl.name, err)
-	}
-	return p, nil
+	return nil
 }
 
 // moveTo takes a new Draft proposal to status: through ChangeStatus where

@@ -217,8 +217,8 @@ type Tx interface {
 
 // CatalogTx is the account's product catalog: four methods a
 // backend implements; the semantics are app's (app.CatalogQuery, the CSV
-// rows of app.CatalogCSV), and the boltstore implementation is the
-// reference for another one.
+// rows of app.CatalogCSV), an import's are ImportCatalog's, and the
+// boltstore implementation is the reference for another one.
 type CatalogTx interface {
 	// CatalogItem finds an item of the account (app.Catalog, so a Tx is
 	// the rule engine's catalog); another account's ID is not found.

@@ -58,6 +58,7 @@ type serveFlags struct {
 	demoProposals, demoCatalog, maxConns, maxConnsPerAddr int
 	shutdownTimeout, idleTimeout                          time.Duration
 	db                                                    storeFlags
+	mail                                                  mailFlags
 }
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -80,6 +81,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", 30*time.Second, "how long an idle keep-alive connection stays open")
 	fs.StringVar(&f.logFormat, "log-format", "auto", "log format: auto (JSON unless stderr is a terminal), json or text")
 	databaseFlag(fs, &f.db)
+	mailFlag(fs, &f.mail)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -155,9 +157,14 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		ln.Close()
 		return err
 	}
+	mailCfg, err := f.mail.config(log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	cfg := apiserver.Config{
 		PublicURL: f.publicURL, StrictSigning: f.strict, TrustForwarded: f.trustForwarded, Logger: log,
-		DeviceKey: devKey,
+		DeviceKey: devKey, Mail: mailCfg,
 	}
 	if pg, ok := st.(*pgstore.Store); ok {
 		// Replicas share the failed sign-in counts, so the lockout holds
@@ -196,6 +203,12 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	sigCtx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	// The mail queue stops before the database closes (deferred
+	// earlier, so run later).
+	mailCtx, stopMail := context.WithCancel(context.WithoutCancel(ctx))
+	mailDone := make(chan struct{})
+	go func() { api.RunMail(mailCtx); close(mailDone) }()
+	defer func() { stopMail(); <-mailDone }()
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	// Client links past their date move to Expired (once, even with

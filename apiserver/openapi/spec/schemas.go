@@ -175,6 +175,7 @@ func schemas() ([]named, error) {
 			"isArchived":    "Extension: the archive flag (list filter IsArchive).",
 			"version":       "Extension: counts committed writes; the ETag is \"<version>\".",
 			"clientLink":    "Extension: the link the last send made; null before the first send. url is shown only in the send's own answer.",
+			"emailFailure":  "Extension, present only when the last mail with the client's link did not go out: `{reason, to, at}`, the mail server's refusal (or that delivery was given up after two days of retries), the recipients, and when it was recorded. A Submitted proposal then moves to EmailFailed.",
 			"fieldVersions": "Extension: for each field an edit wrote (\"name\", \"status\", \"options/12/clientDescription\", \"items/34/quantity\", …), the version that wrote it last. A sync client compares it with its base copy to see a change that came back to the old value (A→B→A).",
 		})},
 		{name: "ClientEvent", typ: typeOf[app.Event](), doc: "An evidence event of a sent proposal.", fields: map[string]any{

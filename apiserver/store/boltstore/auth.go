@@ -242,23 +242,18 @@ func (a *authStore) PutKey(ctx context.Context, k store.APIKey) error {
 		if err != nil {
 			return err
 		}
-		if k.AccountID == 0 {
-			k.AccountID = u.AccountID
-		}
-		if k.AccountID != u.AccountID {
-			return fmt.Errorf("boltstore: key of user %d names account %d, not the user's %d", k.UserID, k.AccountID, u.AccountID)
-		}
-		if k.CreatedAt.IsZero() {
-			k.CreatedAt = a.s.cfg.now().UTC()
-		}
-		keys := btx.Bucket(bKeys)
-		if keys.Get(k.Hash[:]) != nil {
-			return fmt.Errorf("api key: %w", store.ErrConflict)
-		}
-		if err := putJSON(keys, k.Hash[:], k); err != nil {
+		key, err := store.KeyToStore(k, u, a.s.cfg.now())
+		if err != nil {
 			return err
 		}
-		return btx.Bucket(bUserKeys).Put(append(idKey(k.UserID), k.Hash[:]...), nil)
+		keys := btx.Bucket(bKeys)
+		if keys.Get(key.Hash[:]) != nil {
+			return fmt.Errorf("api key: %w", store.ErrConflict)
+		}
+		if err := putJSON(keys, key.Hash[:], key); err != nil {
+			return err
+		}
+		return btx.Bucket(bUserKeys).Put(append(idKey(key.UserID), key.Hash[:]...), nil)
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
 	"proposaldesk/app/catalogindex"
 )
@@ -256,99 +257,83 @@ func (t *tx) ImportCatalog(mode app.CatalogImportMode, rows iter.Seq2[app.Catalo
 	if err != nil {
 		return err
 	}
-	present := int(w.count)
-	seen := map[int64]struct{}{}
-	for row, err := range rows {
-		if err != nil {
-			return err
-		}
-		id, err := w.upsert(row, report)
-		if err != nil {
-			return fmt.Errorf("import line %d: %w", row.Line, err)
-		}
-		if mode == app.CatalogReplace {
-			seen[id] = struct{}{}
-		}
-	}
-	if mode == app.CatalogReplace {
-		var doomed []int64
-		err := w.items.ForEach(func(k, _ []byte) error {
-			if _, ok := seen[keyID(k)]; !ok {
-				doomed = append(doomed, keyID(k))
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		if err := app.CheckCatalogRemoval(report.ConfirmRemoval, present, len(doomed)); err != nil {
-			return err
-		}
-		for _, id := range doomed {
-			if err := w.remove(id, report); err != nil {
-				return fmt.Errorf("remove catalog item %d: %w", id, err)
-			}
-		}
+	if err := store.ImportCatalog(w, mode, int(w.count), w.now, rows, report); err != nil {
+		return err
 	}
 	return w.finish()
 }
 
-// upsert adds or updates the row's item and returns its ID.
-func (w *catalogWriter) upsert(row app.CatalogRow, report *app.CatalogImportReport) (int64, error) {
-	it := row.Item
-	catID, err := w.category(it.CategoryName)
-	if err != nil {
-		return 0, err
-	}
-	it.CategoryID = catID
-	it.LastModifiedDate = w.now
-	if v := w.keys.Get([]byte(row.Key)); v != nil {
-		it.ID = keyID(v)
-		old, err := catalogItemAt(w.cb, it.ID)
-		if err != nil {
-			return 0, err
-		}
-		if app.SameCatalogContent(&old, &it) && old.CategoryID == it.CategoryID {
-			report.Unchanged++
-			return it.ID, nil
-		}
-		report.Updated++
-	} else {
-		it.ID = w.t.NextID()
-		if w.t.err != nil {
-			return 0, w.t.err
-		}
-		if err := w.t.claim(it.ID, "catalog item"); err != nil {
-			return 0, err
-		}
-		w.newKeys = append(w.newKeys, newKey{row.Key, it.ID})
-		w.count++
-		report.Added++
-	}
-	data, err := json.Marshal(&it)
-	if err != nil {
-		return 0, fmt.Errorf("encode catalog item: %w", err)
-	}
-	if err := w.items.Put(idKey(it.ID), data); err != nil {
-		return 0, err
-	}
-	return it.ID, w.record(it.ID, feedPresent)
+var _ store.CatalogWriter = (*catalogWriter)(nil)
+
+// ItemIDs lists the items the catalog holds (store.CatalogWriter).
+func (w *catalogWriter) ItemIDs(fn func(id int64)) error {
+	return w.items.ForEach(func(k, _ []byte) error {
+		fn(keyID(k))
+		return nil
+	})
 }
 
-// category finds or allocates the ID of a category name (case-insensitive).
-func (w *catalogWriter) category(name string) (int64, error) {
-	k := strings.ToLower(strings.TrimSpace(name))
-	if k == "" {
-		return 0, nil
+// RemoveItems removes the items (store.CatalogWriter).
+func (w *catalogWriter) RemoveItems(ids []int64, report *app.CatalogImportReport) error {
+	for _, id := range ids {
+		if err := w.remove(id, report); err != nil {
+			return fmt.Errorf("remove catalog item %d: %w", id, err)
+		}
 	}
-	if v := w.cats.Get([]byte(k)); v != nil {
+	return nil
+}
+
+// ItemByKey finds the item with the key (store.CatalogWriter). A key
+// added by this import is not found until flush writes it.
+func (w *catalogWriter) ItemByKey(key string) (app.CatalogItem, bool, error) {
+	v := w.keys.Get([]byte(key))
+	if v == nil {
+		return app.CatalogItem{}, false, nil
+	}
+	it, err := catalogItemAt(w.cb, keyID(v))
+	return it, err == nil, err
+}
+
+// AddItem stores a new item (store.CatalogWriter); its key is written
+// by flush.
+func (w *catalogWriter) AddItem(key string, it app.CatalogItem) (int64, error) {
+	it.ID = w.t.NextID()
+	if w.t.err != nil {
+		return 0, w.t.err
+	}
+	if err := w.t.claim(it.ID, "catalog item"); err != nil {
+		return 0, err
+	}
+	w.newKeys = append(w.newKeys, newKey{key, it.ID})
+	w.count++
+	return it.ID, w.put(it)
+}
+
+// UpdateItem stores an item again (store.CatalogWriter).
+func (w *catalogWriter) UpdateItem(_ string, it app.CatalogItem) error { return w.put(it) }
+
+// put writes an item's record and moves it to the end of the feed.
+func (w *catalogWriter) put(it app.CatalogItem) error {
+	data, err := json.Marshal(&it)
+	if err != nil {
+		return fmt.Errorf("encode catalog item: %w", err)
+	}
+	if err := w.items.Put(idKey(it.ID), data); err != nil {
+		return err
+	}
+	return w.record(it.ID, feedPresent)
+}
+
+// CategoryID finds or allocates the ID of a category (store.CatalogWriter).
+func (w *catalogWriter) CategoryID(key string) (int64, error) {
+	if v := w.cats.Get([]byte(key)); v != nil {
 		return keyID(v), nil
 	}
 	id := w.t.NextID()
 	if w.t.err != nil {
 		return 0, w.t.err
 	}
-	return id, w.cats.Put([]byte(k), idKey(id))
+	return id, w.cats.Put([]byte(key), idKey(id))
 }
 
 // remove removes an item and notes it in report.

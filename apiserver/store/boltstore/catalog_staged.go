@@ -96,7 +96,7 @@ func (s *Store) ImportCatalogStaged(ctx context.Context, accountID int64, mode a
 				return err
 			}
 			for _, row := range chunk {
-				id, err := w.upsert(row, &counts)
+				id, err := store.UpsertCatalogRow(w, row, w.now, &counts)
 				if err != nil {
 					return fmt.Errorf("import line %d: %w", row.Line, err)
 				}

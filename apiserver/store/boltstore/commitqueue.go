@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -38,6 +39,7 @@ type writeCall struct {
 	err      error
 	panicked any
 	done     chan struct{}
+	took     time.Duration // fn's run time, for the writer's fairness
 	// written are the proposals fn stored, decoded into the cache by the
 	// caller after the commit (see enqueue).
 	written []record
@@ -142,24 +144,37 @@ func (s *Store) enqueue(c *writeCall) error {
 	return c.err
 }
 
+// writer runs the queued writes in groups, planned fairly between
+// accounts (see fairness.go).
 func (s *Store) writer() {
 	defer close(s.writes.done)
-	for c := range s.writes.ch {
-		group := []*writeCall{c}
-	fill:
-		for len(group) < maxGroup {
+	q := newAccountQueues()
+	open := true
+	for open || !q.empty() {
+		if q.empty() {
+			c, ok := <-s.writes.ch
+			if !ok {
+				return
+			}
+			q.push(c)
+		}
+	drain:
+		for open {
 			select {
 			case c, ok := <-s.writes.ch:
 				if !ok {
-					break fill
+					open = false
+					break drain
 				}
-				group = append(group, c)
+				q.push(c)
 			default:
-				break fill
+				break drain
 			}
 		}
+		group := q.next(maxGroup)
 		s.runGroup(group)
 		for _, c := range group {
+			q.cost.observe(c.account, c.took)
 			close(c.done)
 		}
 	}
@@ -186,7 +201,9 @@ func (s *Store) runGroup(calls []*writeCall) {
 				continue
 			}
 			t.g = g
+			start := time.Now()
 			c.panicked, c.err = callFn(c.fn, t)
+			c.took = time.Since(start)
 			c.written = t.written
 			if (c.err != nil || c.panicked != nil) && t.wrote {
 				bad = i

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
@@ -334,11 +333,7 @@ func (t *tx) Location(id int64) (app.ContactLocation, bool, error) {
 // ContactLocations is Locations with none for a contact the account
 // does not have.
 func (t *tx) ContactLocations(contactID int64) ([]app.ContactLocation, error) {
-	locs, err := t.Locations(contactID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	return locs, err
+	return store.ContactLocations(t, contactID)
 }
 
 func (t *tx) Contacts(q app.ContactQuery) ([]app.Contact, int, error) {
@@ -358,13 +353,11 @@ func (t *tx) Contacts(q app.ContactQuery) ([]app.Contact, int, error) {
 	return page, count, nil
 }
 
-func (t *tx) PutContact(c app.Contact) error {
-	if c.ID <= 0 {
-		return fmt.Errorf("boltstore: PutContact needs a contact with an ID")
-	}
-	if err := t.claim(c.ID, "contact"); err != nil {
-		return err
-	}
+// PutContact stores a contact with store.PutContact's rules.
+func (t *tx) PutContact(c app.Contact) error { return store.PutContact(directoryStorage{t}, c) }
+
+func (s directoryStorage) StoreContact(c app.Contact) error {
+	t := s.tx
 	if err := t.put(bContacts, idKey(c.ID), c); err != nil {
 		return err
 	}
@@ -391,58 +384,49 @@ func (t *tx) Locations(contactID int64) ([]app.ContactLocation, error) {
 	return locs, nil
 }
 
-// PutLocation stores a contact's location. A location arriving as primary
-// takes the flag from the contact's other locations.
+// PutLocation stores a contact's location with store.PutLocation's rules.
 func (t *tx) PutLocation(l app.ContactLocation) error {
-	if l.ID <= 0 {
-		return fmt.Errorf("boltstore: PutLocation needs a location with an ID")
-	}
-	if t.b(bContacts).Get(idKey(l.ContactID)) == nil {
-		return notFound("contact %d not found", l.ContactID)
-	}
-	if err := t.claim(l.ID, "location"); err != nil {
-		return err
-	}
+	return store.PutLocation(directoryStorage{t}, l)
+}
+
+// directoryStorage is the transaction's storage of contacts and
+// locations, as store.PutContact and store.PutLocation write them.
+type directoryStorage struct{ *tx }
+
+var _ store.DirectoryStorage = directoryStorage{}
+
+func (s directoryStorage) HasContact(id int64) (bool, error) {
+	return s.b(bContacts).Get(idKey(id)) != nil, nil
+}
+
+func (s directoryStorage) Claim(id int64, what string) error { return s.claim(id, what) }
+
+func (s directoryStorage) StoreLocation(l app.ContactLocation) error {
 	// A location that moves to another contact leaves the old one (a
 	// change of both contacts in the people feed).
-	old, ok, err := t.Location(l.ID)
+	old, ok, err := s.Location(l.ID)
 	if err != nil {
 		return err
 	}
 	if ok && old.ContactID != l.ContactID {
-		if err := t.b(bContactLocs).Delete(append(idKey(old.ContactID), idKey(l.ID)...)); err != nil {
+		if err := s.b(bContactLocs).Delete(append(idKey(old.ContactID), idKey(l.ID)...)); err != nil {
 			return err
 		}
-		if err := t.touchContact(old.ContactID); err != nil {
+		if err := s.touchContact(old.ContactID); err != nil {
 			return err
 		}
 	}
-	if err := t.touchContact(l.ContactID); err != nil {
+	if err := s.touchContact(l.ContactID); err != nil {
 		return err
 	}
-	if err := t.b(bContactLocs).Put(append(idKey(l.ContactID), idKey(l.ID)...), nil); err != nil {
+	if err := s.b(bContactLocs).Put(append(idKey(l.ContactID), idKey(l.ID)...), nil); err != nil {
 		return err
 	}
-	if err := t.put(bLocations, idKey(l.ID), l); err != nil {
-		return err
-	}
-	if !l.IsPrimary {
-		return nil
-	}
-	locs, err := t.Locations(l.ContactID)
-	if err != nil {
-		return err
-	}
-	before := slices.Clone(locs)
-	app.SetPrimary(locs, l.ID)
-	for i := range locs {
-		if locs[i].IsPrimary != before[i].IsPrimary {
-			if err := t.put(bLocations, idKey(locs[i].ID), locs[i]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return s.RewriteLocation(l)
+}
+
+func (s directoryStorage) RewriteLocation(l app.ContactLocation) error {
+	return s.put(bLocations, idKey(l.ID), l)
 }
 
 // ---- idempotency

@@ -204,14 +204,8 @@ func (a *authStore) PutKey(ctx context.Context, k store.APIKey) error {
 	if err != nil {
 		return err
 	}
-	if k.AccountID == 0 {
-		k.AccountID = u.AccountID
-	}
-	if k.AccountID != u.AccountID {
-		return fmt.Errorf("pgstore: key of user %d names account %d, not the user's %d", k.UserID, k.AccountID, u.AccountID)
-	}
-	if k.CreatedAt.IsZero() {
-		k.CreatedAt = a.s.cfg.now().UTC()
+	if k, err = store.KeyToStore(k, u, a.s.cfg.now()); err != nil {
+		return err
 	}
 	data, err := json.Marshal(k)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
 	"proposaldesk/app/catalogindex"
 )
@@ -200,64 +201,8 @@ func (t *tx) ImportCatalog(mode app.CatalogImportMode, rows iter.Seq2[app.Catalo
 		return dbErr(err)
 	}
 	w := &catalogWriter{t: t, seq: seq, count: count, now: app.At(t.s.cfg.now())}
-	before := int(count)
-	seen := map[int64]struct{}{}
-	for row, err := range rows {
-		if err != nil {
-			return err
-		}
-		id, err := w.upsert(row, report)
-		if err != nil {
-			return fmt.Errorf("import line %d: %w", row.Line, dbErr(err))
-		}
-		if mode == app.CatalogReplace {
-			seen[id] = struct{}{}
-		}
-	}
-	if mode == app.CatalogReplace {
-		present, err := t.q.Query(t.ctx, "SELECT id FROM catalog_items WHERE account_id = $1 AND doc IS NOT NULL", t.id)
-		if err != nil {
-			return dbErr(err)
-		}
-		var doomed []int64
-		for present.Next() {
-			var id int64
-			if err := present.Scan(&id); err != nil {
-				present.Close()
-				return dbErr(err)
-			}
-			if _, ok := seen[id]; !ok {
-				doomed = append(doomed, id)
-			}
-		}
-		present.Close()
-		if err := present.Err(); err != nil {
-			return dbErr(err)
-		}
-		if err := app.CheckCatalogRemoval(report.ConfirmRemoval, before, len(doomed)); err != nil {
-			return err
-		}
-		// The report names the first items removed, as they were.
-		named, err := t.q.Query(t.ctx, "SELECT id, doc FROM catalog_items WHERE account_id = $1 AND id = ANY($2)",
-			t.id, doomed[:min(len(doomed), app.MaxReportedRows)])
-		if err != nil {
-			return dbErr(err)
-		}
-		byID, err := collectItems(named)
-		if err != nil {
-			return dbErr(err)
-		}
-		for _, id := range doomed {
-			w.seq++
-			if _, err := t.q.Exec(t.ctx, "UPDATE catalog_items SET key = NULL, doc = NULL, seq = $3 WHERE account_id = $1 AND id = $2",
-				t.id, id, w.seq); err != nil {
-				return fmt.Errorf("remove catalog item %d: %w", id, dbErr(err))
-			}
-			w.count--
-			it := byID[id]
-			it.ID = id
-			report.NoteRemoved(&it)
-		}
+	if err := store.ImportCatalog(w, mode, int(count), w.now, rows, report); err != nil {
+		return err
 	}
 	// A new version for every import: replicas rebuild their index.
 	var next int64
@@ -272,53 +217,102 @@ func (t *tx) ImportCatalog(mode app.CatalogImportMode, rows iter.Seq2[app.Catalo
 	return dbErr(err)
 }
 
-// upsert adds or updates the row's item and returns its ID.
-func (w *catalogWriter) upsert(row app.CatalogRow, report *app.CatalogImportReport) (int64, error) {
+var _ store.CatalogWriter = (*catalogWriter)(nil)
+
+// ItemIDs lists the items the catalog holds (store.CatalogWriter).
+func (w *catalogWriter) ItemIDs(fn func(id int64)) error {
 	t := w.t
-	it := row.Item
-	catID, err := w.category(it.CategoryName)
+	rows, err := t.q.Query(t.ctx, "SELECT id FROM catalog_items WHERE account_id = $1 AND doc IS NOT NULL", t.id)
 	if err != nil {
-		return 0, err
+		return dbErr(err)
 	}
-	it.CategoryID = catID
-	it.LastModifiedDate = w.now
-	var oldDoc []byte
-	err = t.q.QueryRow(t.ctx, "SELECT id, doc FROM catalog_items WHERE account_id = $1 AND key = $2", t.id, row.Key).
-		Scan(&it.ID, &oldDoc)
-	switch {
-	case err == nil:
-		var old app.CatalogItem
-		if err := json.Unmarshal(oldDoc, &old); err != nil {
-			return 0, fmt.Errorf("catalog item %d: %w", it.ID, err)
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return dbErr(err)
 		}
-		if app.SameCatalogContent(&old, &it) && old.CategoryID == it.CategoryID {
-			report.Unchanged++
-			return it.ID, nil
-		}
-		report.Updated++
-	case errors.Is(err, pgx.ErrNoRows):
-		if it.ID, err = w.nextID(); err != nil {
-			return 0, err
-		}
-		if err := t.claim(it.ID, "catalog item"); err != nil {
-			return 0, err
-		}
-		w.count++
-		report.Added++
-	default:
-		return 0, err
+		fn(id)
 	}
+	return dbErr(rows.Err())
+}
+
+// RemoveItems removes the items, each leaving its ID in the changes feed
+// (store.CatalogWriter).
+func (w *catalogWriter) RemoveItems(ids []int64, report *app.CatalogImportReport) error {
+	t := w.t
+	// The report names the first items removed, as they were.
+	named, err := t.q.Query(t.ctx, "SELECT id, doc FROM catalog_items WHERE account_id = $1 AND id = ANY($2)",
+		t.id, ids[:min(len(ids), app.MaxReportedRows)])
+	if err != nil {
+		return dbErr(err)
+	}
+	byID, err := collectItems(named)
+	if err != nil {
+		return dbErr(err)
+	}
+	for _, id := range ids {
+		w.seq++
+		if _, err := t.q.Exec(t.ctx, "UPDATE catalog_items SET key = NULL, doc = NULL, seq = $3 WHERE account_id = $1 AND id = $2",
+			t.id, id, w.seq); err != nil {
+			return fmt.Errorf("remove catalog item %d: %w", id, dbErr(err))
+		}
+		w.count--
+		it := byID[id]
+		it.ID = id
+		report.NoteRemoved(&it)
+	}
+	return nil
+}
+
+// ItemByKey finds the item with the key (store.CatalogWriter).
+func (w *catalogWriter) ItemByKey(key string) (app.CatalogItem, bool, error) {
+	t := w.t
+	var it app.CatalogItem
+	var doc []byte
+	err := t.q.QueryRow(t.ctx, "SELECT id, doc FROM catalog_items WHERE account_id = $1 AND key = $2", t.id, key).Scan(&it.ID, &doc)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return app.CatalogItem{}, false, nil
+	}
+	if err != nil {
+		return app.CatalogItem{}, false, dbErr(err)
+	}
+	if err := json.Unmarshal(doc, &it); err != nil {
+		return app.CatalogItem{}, false, fmt.Errorf("catalog item %d: %w", it.ID, err)
+	}
+	return it, true, nil
+}
+
+// AddItem stores a new item (store.CatalogWriter).
+func (w *catalogWriter) AddItem(key string, it app.CatalogItem) (int64, error) {
+	var err error
+	if it.ID, err = w.nextID(); err != nil {
+		return 0, dbErr(err)
+	}
+	if err := w.t.claim(it.ID, "catalog item"); err != nil {
+		return 0, dbErr(err)
+	}
+	w.count++
+	return it.ID, w.put(key, it)
+}
+
+// UpdateItem stores an item again (store.CatalogWriter).
+func (w *catalogWriter) UpdateItem(key string, it app.CatalogItem) error { return w.put(key, it) }
+
+// put writes an item under its key at the next feed position.
+func (w *catalogWriter) put(key string, it app.CatalogItem) error {
+	t := w.t
 	doc, err := json.Marshal(&it)
 	if err != nil {
-		return 0, fmt.Errorf("encode catalog item: %w", err)
+		return fmt.Errorf("encode catalog item: %w", err)
 	}
 	w.seq++
 	_, err = t.q.Exec(t.ctx, `INSERT INTO catalog_items (account_id, id, key, doc, seq) VALUES ($1, $2, $3, $4, $5)
-		ON CONFLICT (account_id, id) DO UPDATE SET key = $3, doc = $4, seq = $5`, t.id, it.ID, row.Key, doc, w.seq)
+		ON CONFLICT (account_id, id) DO UPDATE SET key = $3, doc = $4, seq = $5`, t.id, it.ID, key, doc, w.seq)
 	if err != nil && strings.Contains(err.Error(), "catalog_items_key") {
-		return 0, fmt.Errorf("two rows of the import are the same item (%s)", row.Key)
+		return fmt.Errorf("two rows of the import are the same item (%s)", key)
 	}
-	return it.ID, err
+	return dbErr(err)
 }
 
 // nextID hands out IDs from the shared sequence, fetched a batch at a
@@ -340,23 +334,19 @@ func (w *catalogWriter) nextID() (int64, error) {
 	return id, nil
 }
 
-// category finds or allocates the ID of a category name (case-insensitive).
-func (w *catalogWriter) category(name string) (int64, error) {
-	k := strings.ToLower(strings.TrimSpace(name))
-	if k == "" {
-		return 0, nil
-	}
+// CategoryID finds or allocates the ID of a category (store.CatalogWriter).
+func (w *catalogWriter) CategoryID(key string) (int64, error) {
 	var id int64
-	err := w.t.q.QueryRow(w.t.ctx, "SELECT id FROM catalog_categories WHERE account_id = $1 AND name = $2", w.t.id, k).Scan(&id)
+	err := w.t.q.QueryRow(w.t.ctx, "SELECT id FROM catalog_categories WHERE account_id = $1 AND name = $2", w.t.id, key).Scan(&id)
 	if err == nil {
 		return id, nil
 	}
 	if !errors.Is(err, pgx.ErrNoRows) {
-		return 0, err
+		return 0, dbErr(err)
 	}
 	if id, err = w.nextID(); err != nil {
-		return 0, err
+		return 0, dbErr(err)
 	}
-	_, err = w.t.q.Exec(w.t.ctx, "INSERT INTO catalog_categories (account_id, name, id) VALUES ($1, $2, $3)", w.t.id, k, id)
-	return id, err
+	_, err = w.t.q.Exec(w.t.ctx, "INSERT INTO catalog_categories (account_id, name, id) VALUES ($1, $2, $3)", w.t.id, key, id)
+	return id, dbErr(err)
 }

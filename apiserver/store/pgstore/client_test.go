@@ -14,13 +14,6 @@ import (
 	"proposaldesk/app"
 )
 
-// undoClient takes a database back to before migration 006, for the
-// tests of earlier migrations (which undo theirs after it).
-var undoClient = []string{
-	"DROP TABLE client_snapshots", "DROP TABLE client_events", "DROP TABLE client_expiries",
-	"DROP FUNCTION client_events_append_only()", "DELETE FROM schema_migrations WHERE version = 6",
-}
-
 // TestClientEventsAppendOnly: the database itself refuses to change or
 // remove an evidence event.
 func TestClientEventsAppendOnly(t *testing.T) {

@@ -101,7 +101,7 @@ func TestMigrationFillsModifiedJSON(t *testing.T) {
 			t.Fatalf("proposal %d was written without its modification date", id)
 		}
 	}
-	for _, sql := range append(undoClient,
+	for _, sql := range append(undoAfter5,
 		"ALTER TABLE proposals DROP COLUMN modified_json",
 		"DELETE FROM schema_migrations WHERE version = 5",
 	) {

@@ -11,7 +11,7 @@ import (
 // contact.
 func TestMigrationFillsThePeopleFeed(t *testing.T) {
 	storetest.PeopleFeedMigration(t, backend, func(st store.Store) store.Store {
-		for _, sql := range append(undoClient,
+		for _, sql := range append(undoAfter5,
 			"ALTER TABLE proposals DROP COLUMN modified_json",
 			"DELETE FROM schema_migrations WHERE version = 5",
 			"ALTER TABLE contacts DROP COLUMN seq",

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -298,11 +297,7 @@ func (t *tx) Location(id int64) (app.ContactLocation, bool, error) {
 // ContactLocations is Locations with none for a contact the account
 // does not have.
 func (t *tx) ContactLocations(contactID int64) ([]app.ContactLocation, error) {
-	locs, err := t.Locations(contactID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	return locs, err
+	return store.ContactLocations(t, contactID)
 }
 
 func (t *tx) Contacts(q app.ContactQuery) ([]app.Contact, int, error) {
@@ -314,13 +309,11 @@ func (t *tx) Contacts(q app.ContactQuery) ([]app.Contact, int, error) {
 	return page, count, nil
 }
 
-func (t *tx) PutContact(c app.Contact) error {
-	if c.ID <= 0 {
-		return fmt.Errorf("pgstore: PutContact needs a contact with an ID")
-	}
-	if err := t.claim(c.ID, "contact"); err != nil {
-		return err
-	}
+// PutContact stores a contact with store.PutContact's rules.
+func (t *tx) PutContact(c app.Contact) error { return store.PutContact(directoryStorage{t}, c) }
+
+func (s directoryStorage) StoreContact(c app.Contact) error {
+	t := s.tx
 	data, err := json.Marshal(c)
 	if err != nil {
 		return fmt.Errorf("encode contact %d: %w", c.ID, err)
@@ -378,46 +371,29 @@ func (t *tx) putLocation(l app.ContactLocation) error {
 	return nil
 }
 
-// PutLocation stores a contact's location. A location arriving as primary
-// takes the flag from the contact's other locations.
+// PutLocation stores a contact's location with store.PutLocation's rules.
 func (t *tx) PutLocation(l app.ContactLocation) error {
-	if l.ID <= 0 {
-		return fmt.Errorf("pgstore: PutLocation needs a location with an ID")
-	}
-	ok, err := t.hasContact(l.ContactID)
-	if err != nil {
-		return fmt.Errorf("contact %d: %w", l.ContactID, err)
-	}
-	if !ok {
-		return notFound("contact %d not found", l.ContactID)
-	}
-	if err := t.claim(l.ID, "location"); err != nil {
-		return err
-	}
-	if err := t.touchContactsOf(l); err != nil {
-		return err
-	}
-	if err := t.putLocation(l); err != nil {
-		return err
-	}
-	if !l.IsPrimary {
-		return nil
-	}
-	locs, err := t.Locations(l.ContactID)
-	if err != nil {
-		return err
-	}
-	before := slices.Clone(locs)
-	app.SetPrimary(locs, l.ID)
-	for i := range locs {
-		if locs[i].IsPrimary != before[i].IsPrimary {
-			if err := t.putLocation(locs[i]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return store.PutLocation(directoryStorage{t}, l)
 }
+
+// directoryStorage is the transaction's storage of contacts and
+// locations, as store.PutContact and store.PutLocation write them.
+type directoryStorage struct{ *tx }
+
+var _ store.DirectoryStorage = directoryStorage{}
+
+func (s directoryStorage) HasContact(id int64) (bool, error) { return s.hasContact(id) }
+
+func (s directoryStorage) Claim(id int64, what string) error { return s.claim(id, what) }
+
+func (s directoryStorage) StoreLocation(l app.ContactLocation) error {
+	if err := s.touchContactsOf(l); err != nil {
+		return err
+	}
+	return s.putLocation(l)
+}
+
+func (s directoryStorage) RewriteLocation(l app.ContactLocation) error { return s.putLocation(l) }
 
 // ---- idempotency
 

@@ -57,6 +57,8 @@ func Run(t *testing.T, be Backend) {
 		{"CatalogImportRollsBack", testCatalogImportRollsBack},
 		{"CatalogSearchEqualsReference", testCatalogSearchEqualsReference},
 		{"ClientEvidence", testClientEvidence},
+		{"MailQueue", testMailQueue},
+		{"MailClaimsConcurrent", testMailClaimsConcurrent},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, be) })

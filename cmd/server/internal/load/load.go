@@ -262,6 +262,30 @@ func truncate(b []byte) string {
 
 // Run runs the load and returns what it measured.
 func Run(ctx context.Context, cfg Config) (Result, error) {
+	cfg, err := cfg.checked()
+	if err != nil {
+		return Result{}, err
+	}
+	tr := newTransport(cfg.Clients)
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	key, userID, err := Exchange(ctx, hc, cfg.BaseURL, cfg.AppID, cfg.AppSecret, cfg.User, cfg.Password)
+	if err != nil {
+		return Result{}, err
+	}
+	c := &client{base: strings.TrimRight(cfg.BaseURL, "/"), appID: cfg.AppID, secret: cfg.AppSecret, userKey: key, hc: hc}
+	ids, err := prepare(ctx, c, cfg.Scenario)
+	if err != nil {
+		return Result{}, err
+	}
+	start := time.Now().Add(cfg.Warmup) // of the measured part
+	results := runWorkers(ctx, worker{c: c, cfg: &cfg, ids: ids, userID: userID}, start)
+	return summarize(cfg, results, time.Since(start)), nil
+}
+
+// checked is cfg with its defaults filled in, or an error for a scenario
+// it does not know or (unless allowed) a server not on this machine.
+func (cfg Config) checked() (Config, error) {
 	if cfg.Clients <= 0 {
 		cfg.Clients = 1
 	}
@@ -275,62 +299,67 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		cfg.AreasPerProposal = 40
 	}
 	if !slices.Contains(Scenarios, cfg.Scenario) {
-		return Result{}, fmt.Errorf("load: unknown scenario %q (one of %s)", cfg.Scenario, strings.Join(Scenarios, ", "))
+		return cfg, fmt.Errorf("load: unknown scenario %q (one of %s)", cfg.Scenario, strings.Join(Scenarios, ", "))
 	}
 	if !cfg.AllowRemote {
 		if err := CheckLoopback(cfg.BaseURL); err != nil {
-			return Result{}, err
+			return cfg, err
 		}
 	}
-	tr := &http.Transport{
+	return cfg, nil
+}
+
+// newTransport is the clients' shared connection pool.
+func newTransport(clients int) *http.Transport {
+	return &http.Transport{
 		Proxy:               nil, // never send load through a proxy
-		MaxIdleConns:        cfg.Clients * 2,
-		MaxIdleConnsPerHost: cfg.Clients,
+		MaxIdleConns:        clients * 2,
+		MaxIdleConnsPerHost: clients,
 		IdleConnTimeout:     90 * time.Second,
 		// A list page is about 16 KB: read it in one system call
 		// rather than 4 KB at a time.
 		ReadBufferSize: 64 << 10,
 		DialContext:    (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 	}
-	defer tr.CloseIdleConnections()
-	hc := &http.Client{Transport: tr, Timeout: 30 * time.Second}
-	key, userID, err := Exchange(ctx, hc, cfg.BaseURL, cfg.AppID, cfg.AppSecret, cfg.User, cfg.Password)
-	if err != nil {
-		return Result{}, err
-	}
-	c := &client{base: strings.TrimRight(cfg.BaseURL, "/"), appID: cfg.AppID, secret: cfg.AppSecret, userKey: key, hc: hc}
+}
 
-	var ids []int64
-	if cfg.Scenario == ScenarioGet || cfg.Scenario == ScenarioMixed {
-		ids, err = proposalIDs(ctx, c)
-		if err != nil {
-			return Result{}, err
-		}
+// prepare readies the server for the scenario: the proposal IDs the
+// get and mixed scenarios read (nil for the others), a warm catalog for
+// the catalog scenario.
+func prepare(ctx context.Context, c *client, scenario string) ([]int64, error) {
+	switch scenario {
+	case ScenarioGet, ScenarioMixed:
+		return proposalIDs(ctx, c)
+	case ScenarioCatalog:
+		return nil, warmCatalog(ctx, c)
 	}
+	return nil, nil
+}
 
-	if cfg.Scenario == ScenarioCatalog {
-		if err := warmCatalog(ctx, c); err != nil {
-			return Result{}, err
-		}
-	}
+// workerResult is what one client measured.
+type workerResult struct {
+	lat     []time.Duration
+	errors  map[string]int
+	samples map[string]string // the first error of each kind
+}
 
-	type workerResult struct {
-		lat     []time.Duration
-		errors  map[string]int
-		samples map[string]string // the first error of each kind
-	}
+// runWorkers runs cfg.Clients workers, each a copy of proto with its own
+// number and random source, until the measured part that begins at start
+// has lasted cfg.Duration; requests before start warm up and are not
+// counted.
+func runWorkers(ctx context.Context, proto worker, start time.Time) []workerResult {
+	cfg := proto.cfg
 	results := make([]workerResult, cfg.Clients)
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Warmup+cfg.Duration)
 	defer cancel()
-	start := time.Now().Add(cfg.Warmup) // of the measured part
 	deadline := start.Add(cfg.Duration)
 	var wg sync.WaitGroup
 	for w := range cfg.Clients {
 		wg.Go(func() {
 			res := &results[w]
 			res.errors, res.samples = map[string]int{}, map[string]string{}
-			r := rand.New(rand.NewPCG(uint64(w), uint64(start.UnixNano())))
-			wk := &worker{c: c, cfg: &cfg, id: w, r: r, ids: ids, userID: userID}
+			wk := proto
+			wk.id, wk.r = w, rand.New(rand.NewPCG(uint64(w), uint64(start.UnixNano())))
 			for time.Now().Before(deadline) {
 				t0 := time.Now()
 				status, body, err := wk.one(runCtx)
@@ -341,19 +370,27 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 				if t0.Before(start) {
 					continue // warming up
 				}
-				res.lat = append(res.lat, d)
-				if kind, sample := classify(status, body, err); kind != "" {
-					res.errors[kind]++
-					if _, seen := res.samples[kind]; !seen {
-						res.samples[kind] = sample
-					}
-				}
+				res.record(d, status, body, err)
 			}
 		})
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
+	return results
+}
 
+// record notes one measured request.
+func (res *workerResult) record(d time.Duration, status int, body []byte, err error) {
+	res.lat = append(res.lat, d)
+	if kind, sample := classify(status, body, err); kind != "" {
+		res.errors[kind]++
+		if _, seen := res.samples[kind]; !seen {
+			res.samples[kind] = sample
+		}
+	}
+}
+
+// summarize adds the workers' measurements up over elapsed.
+func summarize(cfg Config, results []workerResult, elapsed time.Duration) Result {
 	out := Result{Scenario: cfg.Scenario, Clients: cfg.Clients, Elapsed: elapsed,
 		ErrorKinds: map[string]int{}, ErrorSamples: map[string]string{}}
 	var all []time.Duration
@@ -374,7 +411,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if len(all) > 0 {
 		out.Max = all[len(all)-1]
 	}
-	return out, nil
+	return out
 }
 
 // percentile is the nearest-rank percentile of sorted durations.
