@@ -150,7 +150,8 @@ func TestViewerIsReadOnlyAndSeesNoCosts(t *testing.T) {
 		export := strings.HasPrefix(r.path, "/public/export/") || strings.Contains(r.path, "/document")
 		if r.method != "GET" || export {
 			wantError(t, res, 403, app.KindPermissionDenied)
-		} else if res.status != 200 {
+		} else if res.status != 200 && !(strings.HasSuffix(r.path, "/signed.pdf") && res.status == 404) {
+			// A signed PDF is 404 before the client decides.
 			t.Errorf("viewer %s %s: %d %s", r.method, r.path, res.status, res.body)
 		}
 	}

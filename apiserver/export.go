@@ -310,6 +310,11 @@ func (s *Server) writeDocument(c *call, doc *report.Document, kind, filename str
 	if err := render(&buf, doc, report.Options{}); err != nil {
 		return err
 	}
+	return writePDF(c, buf.Bytes(), filename, modified)
+}
+
+// writePDF sends a rendered PDF as an attachment.
+func writePDF(c *call, pdf []byte, filename string, modified time.Time) error {
 	h := c.w.Header()
 	h.Set("Content-Type", "application/pdf")
 	h.Set("Content-Disposition", `attachment; filename="`+filename+`"`)
@@ -318,9 +323,9 @@ func (s *Server) writeDocument(c *call, doc *report.Document, kind, filename str
 	if !modified.IsZero() {
 		h.Set("Last-Modified", modified.UTC().Format(http.TimeFormat))
 	}
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("Content-Length", strconv.Itoa(len(pdf)))
 	c.w.WriteHeader(http.StatusOK)
-	_, err := c.w.Write(buf.Bytes())
+	_, err := c.w.Write(pdf)
 	if err != nil {
 		return nil // the client went away; nothing more to send
 	}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"proposaldesk/apiserver/auth"
+	"proposaldesk/apiserver/clientpage"
 	"proposaldesk/apiserver/lockout"
 	"proposaldesk/apiserver/mail"
 	"proposaldesk/apiserver/openapi"
@@ -73,6 +74,9 @@ type Config struct {
 	// PasswordCheckWait is how long a sign-in waits for a free check
 	// before it is 429 (default DefaultPasswordCheckWait).
 	PasswordCheckWait time.Duration
+	// ClientPageLimit bounds requests to the client page per address
+	// (default clientpage.DefaultLimit).
+	ClientPageLimit clientpage.Limit
 	// Mail is the outgoing mail (mail.go); zero: no SMTP server.
 	Mail MailConfig
 }
@@ -170,6 +174,8 @@ func New(cfg Config, st store.Store) *Server {
 	// The API's own description is public: clients and tools read it
 	// before they have credentials.
 	s.mux.HandleFunc("GET /openapi.json", serveOpenAPI)
+	// The client's page of a sent proposal: its token is the credential.
+	clientpage.Register(s.mux, clientpage.Config{Store: st, Now: cfg.Now, Logger: cfg.Logger, ClientAddr: s.clientAddr, Limit: cfg.ClientPageLimit})
 	return s
 }
 
@@ -227,5 +233,9 @@ func (s *Server) table() []routeDef {
 		r("GET", "/public/catalog/{ItemId}", app.OpGetCatalogItem, false, s.getCatalogItem),
 		r("GET", "/public/catalog/changes", app.OpCatalogChanges, true, s.catalogChanges),
 		r("POST", CatalogImportPath, app.OpImportCatalog, true, s.importCatalog),
+		// Sending to the client (send.go).
+		r("POST", "/public/proposals/{ProposalId}/send", app.OpSendProposal, true, s.sendProposal),
+		r("GET", "/public/proposals/{ProposalId}/events", app.OpProposalEvents, true, s.proposalEvents),
+		r("GET", "/public/proposals/{ProposalId}/signed.pdf", app.OpSignedPDF, true, s.signedPDF),
 	)
 }

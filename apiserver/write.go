@@ -23,8 +23,11 @@ const maxIdempotencyKey = 255
 // result is a successful response, rendered before it is written so that
 // a write can keep it beside its Idempotency-Key.
 type result struct {
-	status       int
-	body         []byte // nil: no body (204), unless render is set
+	status int
+	body   []byte // nil: no body (204), unless render is set
+	// stored, when set, is the body an Idempotency-Key's record keeps
+	// instead of body (a send's answer without the link's token).
+	stored       []byte
 	etag         string
 	lastModified time.Time
 	// render, when set, makes body later: a write's response is encoded
@@ -60,6 +63,14 @@ func (r *result) headerValues() headerValues {
 		hv.contentLength = []string{strconv.Itoa(len(r.body))}
 	}
 	return hv
+}
+
+// recorded is the body an Idempotency-Key's record keeps.
+func (r *result) recorded() []byte {
+	if r.stored != nil {
+		return r.stored
+	}
+	return r.body
 }
 
 // rendered sets body from render.
@@ -211,7 +222,7 @@ func (s *Server) update(c *call, fn func(tx store.Tx) (result, error)) error {
 			}
 			return tx.PutIdempotency(store.IdempotencyRecord{
 				UserID: c.user.ID, Key: key, Fingerprint: fp,
-				Status: res.status, Body: res.body, ETag: res.etag, CreatedAt: c.now.UTC(),
+				Status: res.status, Body: res.recorded(), ETag: res.etag, CreatedAt: c.now.UTC(),
 			})
 		}
 		return nil

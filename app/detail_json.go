@@ -43,6 +43,16 @@ func (d *ProposalDetail) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"copiedFrom":`...)
 		b = append(b, raw...)
 	}
+	b = append(b, `,"clientLink":`...)
+	if d.ClientLink == nil {
+		b = append(b, "null"...)
+	} else {
+		raw, err := json.Marshal(d.ClientLink)
+		if err != nil {
+			return b, err
+		}
+		b = append(b, raw...)
+	}
 	return append(b, '}'), nil
 }
 

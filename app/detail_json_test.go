@@ -10,7 +10,7 @@ import (
 // has as detail_json.go writes it. A field added to one of them must be
 // written there too; then its count here is raised.
 var detailJSONFields = map[string]int{
-	"ProposalDetail": 8, "ChangeOrderDetail": 2, "DocumentView": 24,
+	"ProposalDetail": 9, "ClientLinkView": 8, "ChangeOrderDetail": 2, "DocumentView": 24,
 	"Customer": 2, "Contact": 9, "Location": 9, "Dealer": 6, "Salesperson": 4,
 	"AreaView": 3, "OptionView": 8, "ItemView": 23, "ItemTotal": 3, "Currency": 2,
 	"Profit": 7, "RecurringServices": 2, "RecurringServiceItem": 4,
@@ -29,9 +29,9 @@ func TestDetailJSONFieldCounts(t *testing.T) {
 
 // proposalJSONFields is detailJSONFields for the stored proposal's tree
 // (Proposal.AppendJSON, document_json.go).
-// Proposal's CopiedFrom field is never stored (json:"-").
+// Proposal's field CopiedFrom is never stored (json:"-").
 var proposalJSONFields = map[string]int{
-	"Proposal": 7, "Document": 26, "ChangeOrder": 1, "Customer": 2, "Contact": 9, "Location": 9,
+	"Proposal": 8, "ClientLink": 10, "Document": 26, "ChangeOrder": 1, "Customer": 2, "Contact": 9, "Location": 9,
 	"Salesperson": 4, "DealerProfile": 5, "Currency": 2, "Area": 3, "Option": 6, "Item": 22,
 	"Pricing": 3, "TaxSettings": 9, "TaxRates": 4, "PaymentSchedule": 2, "PaymentTerm": 5,
 	"PaymentRequest": 6, "PersonName": 2, "EmailFailure": 3,

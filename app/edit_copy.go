@@ -202,6 +202,7 @@ func (m *CopyProposal) apply(p *Proposal, env *Env) error {
 	p.Name = name
 	p.Version = 0
 	p.FieldVersions = nil
+	p.ClientLink = nil
 	p.Status = StatusDraft
 	p.Archived = false
 	if m.ContactID != nil {

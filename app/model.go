@@ -283,6 +283,9 @@ type Proposal struct {
 	// new version though its value is the old one, so a merge sees that
 	// it changed (see FieldChanged).
 	FieldVersions map[Field]int64 `json:"fieldVersions,omitempty"`
+	// ClientLink is the link the last send made (client_link.go); nil
+	// before the first send.
+	ClientLink *ClientLink `json:"clientLink,omitempty"`
 	// EmailFailure is why the last mail with the client's link did not
 	// go out (nil when none did not).
 	EmailFailure *EmailFailure `json:"emailFailure,omitempty"`
@@ -301,6 +304,7 @@ func (p *Proposal) Clone() *Proposal {
 	c := *p
 	c.Document = p.Document.clone()
 	c.FieldVersions = maps.Clone(p.FieldVersions)
+	c.ClientLink = p.ClientLink.clone()
 	if p.EmailFailure != nil {
 		f := *p.EmailFailure
 		c.EmailFailure = &f

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 
@@ -26,6 +27,14 @@ func (p *Proposal) AppendJSON(b []byte) ([]byte, error) {
 	if len(p.FieldVersions) > 0 { // omitempty
 		b = append(b, `,"fieldVersions":`...)
 		b = appendFieldVersions(b, p.FieldVersions)
+	}
+	if p.ClientLink != nil { // omitempty; rare and small, so json.Marshal
+		raw, err := json.Marshal(p.ClientLink)
+		if err != nil {
+			return b, err
+		}
+		b = append(b, `,"clientLink":`...)
+		b = append(b, raw...)
 	}
 	if p.EmailFailure != nil { // omitempty
 		b = p.EmailFailure.appendJSON(append(b, `,"emailFailure":`...))

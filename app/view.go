@@ -238,6 +238,9 @@ type ProposalDetail struct {
 	// of the source part it copies, so a client that made the copy
 	// offline can tell which of its parts became which.
 	CopiedFrom map[int64]int64 `json:"copiedFrom,omitempty"`
+	// ClientLink (an extension) is the link the last send made; null
+	// before the first send.
+	ClientLink *ClientLinkView `json:"clientLink"`
 }
 
 // ChangeOrderDetail is a change order as the API returns it.
@@ -312,6 +315,7 @@ func DetailView(p *Proposal, opts ViewOptions) ProposalDetail {
 		IsArchived:    p.Archived,
 		Version:       p.Version,
 		FieldVersions: p.FieldVersions,
+		ClientLink:    ClientLinkViewOf(p.ClientLink),
 		EmailFailure:  p.EmailFailure,
 	}
 	if v.FieldVersions == nil {

@@ -32,7 +32,8 @@ const (
 		"financialSummary:o customer:o? dealer:o coverpageImageUrl:s aboutUs:s projectDescription:s " +
 		"areas:a profit:o recurringServices:o paymentSchedule:o paymentRequests:a projectTerms:s lastModifiedUser:o " +
 		"internalNotes:s" // extension on both details
-	specProposalOnly    = " changeOrders:a isArchived:b version:n fieldVersions:o" // isArchived, version, fieldVersions: extensions
+	specProposalOnly    = " changeOrders:a isArchived:b version:n fieldVersions:o clientLink:o?" // isArchived, version, fieldVersions, clientLink: extensions
+	specClientLink      = "url:s? linkId:s sentDate:d expiresOn:d sentTo:a snapshotHash:s mail:s mailNote:s"
 	specSummaryCommon   = "partsSubtotal:n partsDiscountType:s partsDiscountPercentage:n partsDiscount:n partsTotal:n laborTotal:n feeTotal:n salesTax:o currency:o"
 	specProposalSummary = specSummaryCommon + " partsDiscountTaxable:n partsDiscountTaxExempt:n proposalSubtotal:n proposalTotal:n"
 	specCOSummary       = specSummaryCommon + " changeOrderSubtotal:n changeOrderTotal:n"
@@ -120,6 +121,7 @@ func proposalDetailShape() shape {
 	s := documentShape(specProposalSummary)
 	s[""] += specProposalOnly
 	s["fieldVersions"] = "" // field name → version: keys vary, values are numbers
+	s["clientLink"] = specClientLink
 	return s.add("changeOrders[]", changeOrderSummaryShape())
 }
 
@@ -245,6 +247,8 @@ func decodeNumbers(t *testing.T, v any) any {
 
 func TestFieldSets(t *testing.T) {
 	p := richProposal()
+	p.ClientLink = &ClientLink{ID: "a1", TokenHash: "00", SentDate: At(p.CreatedDate.Time), ExpiresOn: At(p.CreatedDate.AddDate(0, 0, 30)),
+		SentTo: []string{"ada@example.com"}, SnapshotHash: "ff", Mail: MailNotSent}
 	for _, opts := range []ViewOptions{{ViewCosts: true}, {ViewCosts: false}} {
 		checkShape(t, "proposal detail", decodeNumbers(t, DetailView(p, opts)), proposalDetailShape())
 		checkShape(t, "change-order detail", decodeNumbers(t, ChangeOrderDetailView(&p.ChangeOrders[0], opts)),
@@ -279,7 +283,7 @@ func (s shape) sub(prefix string) shape {
 func TestChangeOrderDetailDiffers(t *testing.T) {
 	p := richProposal()
 	co := decodeNumbers(t, ChangeOrderDetailView(&p.ChangeOrders[0], ViewOptions{ViewCosts: true})).(map[string]any)
-	for _, name := range []string{"changeOrders", "isArchived", "version", "fieldVersions"} {
+	for _, name := range []string{"changeOrders", "isArchived", "version", "fieldVersions", "clientLink"} {
 		if _, ok := co[name]; ok {
 			t.Errorf("change-order detail has %q", name)
 		}

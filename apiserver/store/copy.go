@@ -1,6 +1,10 @@
 package store
 
-import "proposaldesk/app"
+import (
+	"time"
+
+	"proposaldesk/app"
+)
 
 // Sink receives a whole data set, record by record, to copy it from one
 // backend to another (server migrate-data: bbolt to PostgreSQL). Every ID,
@@ -22,4 +26,9 @@ type Sink interface {
 	// PutProposal: feedSeq is the proposal's position in the feed.
 	PutProposal(accountID int64, p *app.Proposal, feedSeq int64) error
 	PutIdempotency(accountID int64, r IdempotencyRecord) error
+	// The client evidence of a proposal (ClientTx), exactly as stored:
+	// events keep their IDs and hashes.
+	PutClientSnapshot(accountID, proposalID int64, hash string, doc []byte) error
+	PutClientEvent(accountID, proposalID int64, e app.Event) error
+	PutClientExpiry(accountID, proposalID int64, at time.Time) error
 }

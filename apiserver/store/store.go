@@ -46,6 +46,9 @@ type Store interface {
 	// never accumulate them. Update returns once the write is durable.
 	Update(ctx context.Context, accountID int64, fn func(Tx) error) error
 
+	// ClientExpiries finds the client links due to expire (client.go).
+	ClientExpiries
+
 	// Auth is the part of the store that is not account-scoped: it finds
 	// apps, users and keys before the account is known.
 	Auth() AuthStore
@@ -209,6 +212,7 @@ type Tx interface {
 	PeopleChanges(cursor string, limit int) (app.PeopleChanges, error)
 
 	CatalogTx
+	ClientTx
 }
 
 // CatalogTx is the account's product catalog: four methods a

@@ -26,6 +26,12 @@ func Client(w io.Writer, d *Document, opts Options) error {
 	if err != nil {
 		return err
 	}
+	clientPages(p, d, opts)
+	return p.write(w)
+}
+
+// clientPages draws the client document (Client, Signed).
+func clientPages(p *pdf, d *Document, opts Options) {
 	header(p, d, opts)
 	title(p, d, "")
 	parties(p, d, true)
@@ -46,7 +52,6 @@ func Client(w io.Writer, d *Document, opts Options) error {
 		p.font(false, 9)
 		p.paragraph(d.Terms, left, width)
 	}
-	return p.write(w)
 }
 
 func footerOf(d *Document) string {

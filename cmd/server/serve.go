@@ -255,6 +255,9 @@ func serveUntilSignal(ctx context.Context, srv *http.Server, api *apiserver.Serv
 	defer func() { stopMail(); <-mailDone }()
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
+	// Client links past their date move to Expired (once, even with
+	// several replicas: apiserver.ExpireDue).
+	go api.RunExpiries(sigCtx, time.Minute)
 	// Only now: whoever waits for this line may signal at once.
 	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", ln.baseURL, "data", f.data, "demo", f.demo, "tls", ln.tls)
 	select {

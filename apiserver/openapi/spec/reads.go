@@ -231,6 +231,24 @@ func readDocs() map[string]opDoc {
 				"X-Total-Count", o("description", "Number of proposals that match, before streaming.", "schema", o("type", "integer")),
 				"Trailer", o("description", "X-Export-Error, X-Export-Count (HTTP trailers after the body).", "schema", str())),
 			errors: []string{"BadRequest"}},
+		"POST /public/proposals/{ProposalId}/send": {id: "sendProposal", summary: "Send the proposal to the client (extension)", tags: extTags, write: true,
+			doc: "Needs the edit permission and a customer (409 NoContactAssigned); allowed from Draft, Submitted, ViewedByClient, Delayed, EmailFailed and Expired (else 409 InvalidTransition). " +
+				"Freezes the client snapshot of the current version (what the client PDF shows: no costs, no installer or internal notes) with its SHA-256, " +
+				"makes a new link (a token of 128 random bits, stored only as its SHA-256; an earlier link is replaced and says so), hands it to the mail, " +
+				"moves the proposal to Submitted and sets lastSubmittedDate. The answer is the detail whose clientLink.url is the link: the only time it is shown " +
+				"(a replay of the same Idempotency-Key answers with url null). Without a mail server clientLink.mail is NotSent and mailNote says that no mail went out.",
+			body: requestBody(o(
+				"To", o("type", "string", "description", "Email addresses, comma-separated (at most 20); default the customer's contact email."),
+				"Message", o("type", "string", "maxLength", app.MaxSendMessage, "description", "Shown to the client with the link."),
+				"ExpiresOn", o("type", "string", "format", "date", "description", "The last day (UTC) the link decides; default 30 days from today, at most a year."),
+			), nil, "Every field is optional."),
+			ok: jsonOK(ref("ProposalDetail"), "The proposal, with clientLink.url."), errors: []string{"BadRequest", "NotFound", "Conflict"}},
+		"GET /public/proposals/{ProposalId}/events": {id: "proposalEvents", summary: "Evidence events (extension)", tags: extTags,
+			doc: "The proposal's evidence events, oldest first: append-only, each hash covering the event, the proposal ID and the previous hash (see docs/api-decisions.md for the exact hash), so an edited or removed event shows.",
+			ok:  jsonOK(arr(ref("ClientEvent")), "The events ([] before the first send)."), errors: []string{"NotFound"}},
+		"GET /public/proposals/{ProposalId}/signed.pdf": {id: "signedPdf", summary: "Signed PDF (extension)", tags: extTags,
+			doc: "After a client decision on the current link: the client PDF of the snapshot decided on, with the client's choices, and a certificate page (signer, time, address, user agent, link, snapshot hash, consent, chain head). 404 before.",
+			ok:  pdfOK(), errors: []string{"NotFound"}},
 		"GET /public/proposals/{ProposalId}/document": {id: "proposalDocument", summary: "Proposal PDF (extension)", tags: extTags,
 			doc:   "Admin only. Renders the proposal as a PDF (US Letter, Go fonts embedded; characters outside Latin, Greek and Cyrillic print as ?). The server never fetches a remote logo; a companyLogoUrl that is not a data: URL of a PNG or JPEG is replaced by the company name. Works with a lapsed subscription.",
 			query: []*obj{kindParam()}, ok: pdfOK(), errors: []string{"NotFound"}},

@@ -304,6 +304,9 @@ func TestDemoResponsesMatchSchemas(t *testing.T) {
 		path: fmt.Sprintf("%s/contact/%d", pp, withLocation)})
 	d.do(call{method: "POST", pattern: "/public/proposals/{ProposalId}/status", path: pp + "/status", key: admin, want: 200,
 		body: map[string]any{"Status": "Submitted"}})
+	d.do(call{method: "POST", pattern: "/public/proposals/{ProposalId}/send", path: pp + "/send", key: admin, want: 200,
+		body: map[string]any{"To": "client@example.com", "Message": "Your proposal"}})
+	d.do(call{method: "GET", pattern: "/public/proposals/{ProposalId}/events", path: pp + "/events", key: admin, want: 200})
 	person := decode[app.Contact](t, d.do(call{method: "POST", pattern: "/public/people", key: admin, want: 200,
 		body: map[string]any{"PartyType": "Person", "ContactType": "Client", "FirstName": "Ada"}}))
 	d.do(call{method: "POST", pattern: "/public/people/{PersonId}/location", path: fmt.Sprintf("/public/people/%d/location", person.ID),

@@ -45,9 +45,13 @@ func (s *Store) CopyTo(ctx context.Context, sink store.Sink) error {
 		if err := eachJSON(btx.Bucket(bKeys), sink.PutKey); err != nil {
 			return fmt.Errorf("api keys: %w", err)
 		}
-		return accts.ForEachBucket(func(k []byte) error {
+		err = accts.ForEachBucket(func(k []byte) error {
 			return copyAccount(ctx, keyID(k), accts.Bucket(k), sink)
 		})
+		if err != nil {
+			return err
+		}
+		return copyClient(btx, sink)
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -111,6 +112,21 @@ func (k *sink) PutProposal(accountID int64, p *app.Proposal, feedSeq int64) erro
 func (k *sink) PutIdempotency(accountID int64, r store.IdempotencyRecord) error {
 	return k.exec("idempotency record", "INSERT INTO idempotency (account_id, user_id, key, created_at, record) VALUES ($1, $2, $3, $4, $5)",
 		accountID, r.UserID, r.Key, r.CreatedAt, jsonOf(r))
+}
+
+func (k *sink) PutClientSnapshot(accountID, proposalID int64, hash string, doc []byte) error {
+	return k.exec(fmt.Sprint("snapshot of proposal ", proposalID), "INSERT INTO client_snapshots (proposal_id, hash, account_id, doc) VALUES ($1, $2, $3, $4)",
+		proposalID, hash, accountID, doc)
+}
+
+func (k *sink) PutClientEvent(accountID, proposalID int64, e app.Event) error {
+	return k.exec(fmt.Sprint("event of proposal ", proposalID), "INSERT INTO client_events (proposal_id, id, account_id, doc) VALUES ($1, $2, $3, $4)",
+		proposalID, e.ID, accountID, jsonOf(e))
+}
+
+func (k *sink) PutClientExpiry(accountID, proposalID int64, at time.Time) error {
+	return k.exec(fmt.Sprint("expiry of proposal ", proposalID), "INSERT INTO client_expiries (proposal_id, account_id, expires_at) VALUES ($1, $2, $3)",
+		proposalID, accountID, at.UTC())
 }
 
 // jsonOf encodes a record; the store's types always encode.

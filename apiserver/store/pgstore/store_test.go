@@ -31,7 +31,7 @@ func openTest(t testing.TB, opts ...Option) (*Store, string) {
 // dumpTables are every table but schema_migrations; the ids sequence is
 // left out as bbolt's is (PostgreSQL sequences ignore rollbacks).
 var dumpTables = []string{"meta", "owners", "accounts", "apps", "users", "api_keys", "proposals",
-	"contacts", "locations", "changes", "idempotency"}
+	"contacts", "locations", "changes", "idempotency", "client_snapshots", "client_events", "client_expiries"}
 
 // dump is every row of every table, as text.
 func dump(t testing.TB, s *Store) string {

@@ -1,0 +1,126 @@
+package clientpage
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"proposaldesk/apiserver/store"
+	"proposaldesk/app"
+	"proposaldesk/app/report"
+)
+
+// Requester is who caused an event: the client's address and browser,
+// or a dealer's user.
+type Requester struct {
+	IP, UserAgent, Actor string
+}
+
+// Record appends an event of the proposal's current link (or of the
+// link named in data) to its chain, at now.
+func Record(tx store.Tx, p *app.Proposal, typ app.EventType, who Requester, now time.Time, data map[string]string) (app.Event, error) {
+	if data == nil {
+		data = map[string]string{}
+	}
+	snap := ""
+	if l := p.ClientLink; l != nil {
+		snap = l.SnapshotHash
+		if data["linkId"] == "" {
+			data["linkId"] = l.ID
+		}
+	}
+	return tx.AppendClientEvent(p.ID, app.Event{Type: typ, At: app.At(now), IP: who.IP, UserAgent: who.UserAgent,
+		Actor: who.Actor, SnapshotHash: snap, Data: data})
+}
+
+// EncodeChoices writes an area→option map as "area:option,…" in area
+// order, for an event's data.
+func EncodeChoices(choices map[int64]int64) string {
+	var parts []string
+	for a, o := range choices {
+		parts = append(parts, strconv.FormatInt(a, 10)+":"+strconv.FormatInt(o, 10))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ",")
+}
+
+func decodeChoices(s string) map[int64]int64 {
+	out := map[int64]int64{}
+	for _, part := range strings.Split(s, ",") {
+		a, o, ok := strings.Cut(part, ":")
+		if !ok {
+			continue
+		}
+		ai, err1 := strconv.ParseInt(a, 10, 64)
+		oi, err2 := strconv.ParseInt(o, 10, 64)
+		if err1 == nil && err2 == nil {
+			out[ai] = oi
+		}
+	}
+	return out
+}
+
+// Decision is the evidence of a client's decision, ready to print.
+type Decision struct {
+	Event    app.Event
+	Document report.Document
+	Cert     report.Certificate
+}
+
+// FindDecision finds the decision on p's current link and everything
+// its signed PDF prints: the snapshot decided on with the client's
+// choices, and the certificate. found is false before a decision.
+func FindDecision(tx store.Tx, p *app.Proposal) (d Decision, found bool, err error) {
+	if p.ClientLink == nil {
+		return d, false, nil
+	}
+	events, err := tx.ClientEvents(p.ID)
+	if err != nil {
+		return d, false, err
+	}
+	i := slices.IndexFunc(events, func(e app.Event) bool {
+		return (e.Type == app.EventAccepted || e.Type == app.EventDeclined || e.Type == app.EventAcceptedInPerson) &&
+			e.Data["linkId"] == p.ClientLink.ID
+	})
+	if i < 0 {
+		return d, false, nil
+	}
+	e := events[i]
+	doc, err := tx.ClientSnapshot(p.ID, e.SnapshotHash)
+	if err != nil {
+		return d, false, err
+	}
+	snap, err := app.ReadClientSnapshot(doc, e.SnapshotHash)
+	if err != nil {
+		return d, false, err
+	}
+	chosen := app.WithChoices(snap, decodeChoices(e.Data["choices"]))
+	view := app.DetailView(chosen, app.ViewOptions{})
+	decision := "Accepted"
+	if e.Type == app.EventDeclined {
+		decision = "Declined"
+	}
+	return Decision{
+		Event:    e,
+		Document: report.FromProposal(&view),
+		Cert: report.Certificate{
+			Decision: decision, Signer: e.Data["signerName"], At: e.At.Time, IP: e.IP, UserAgent: e.UserAgent,
+			LinkID: e.Data["linkId"], SnapshotHash: e.SnapshotHash, ConsentText: e.Data["consentText"],
+			ConsentVersion: e.Data["consentVersion"], Reason: e.Data["reason"],
+			ChainHead: e.Hash, EventCount: int(e.ID),
+		},
+	}, true, nil
+}
+
+// PDF renders the signed PDF: the client document of the snapshot
+// decided on and the certificate page.
+func (d *Decision) PDF() ([]byte, error) {
+	var buf bytes.Buffer
+	if err := report.Signed(&buf, &d.Document, d.Cert, report.Options{}); err != nil {
+		return nil, fmt.Errorf("render the signed PDF: %w", err)
+	}
+	return buf.Bytes(), nil
+}

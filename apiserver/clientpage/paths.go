@@ -1,0 +1,4 @@
+package clientpage
+
+// PathPrefix is where client links live: PathPrefix + token.
+const PathPrefix = "/c/"

@@ -1,0 +1,243 @@
+package apiserver
+
+import (
+	"context"
+	"net/http"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"proposaldesk/apiserver/clientpage"
+	"proposaldesk/apiserver/store"
+	"proposaldesk/app"
+)
+
+// Sending a proposal to the client (extension): the send freezes the
+// client snapshot, makes the link and hands it to deliverLink; the
+// evidence routes read what the client's page recorded.
+
+// sendRequest is a send's checked body.
+type sendRequest struct {
+	to        []string
+	message   string
+	expiresOn time.Time // the instant the link stops deciding
+}
+
+// parseSend checks a send's fields; defaultTo is the customer's email.
+func parseSend(f fields, defaultTo string, now time.Time) (sendRequest, error) {
+	var r sendRequest
+	to, _ := f["To"].(string)
+	if strings.TrimSpace(to) == "" {
+		to = defaultTo
+	}
+	for _, a := range strings.Split(to, ",") {
+		if a = strings.TrimSpace(a); a == "" {
+			continue
+		}
+		addr, err := mail.ParseAddress(a)
+		if err != nil {
+			return r, app.Invalid("To", "%q is not an email address", a)
+		}
+		r.to = append(r.to, addr.Address)
+	}
+	if len(r.to) == 0 {
+		return r, app.Invalid("To", "is required: the customer has no email address")
+	}
+	if len(r.to) > 20 {
+		return r, app.Invalid("To", "names %d addresses; at most 20", len(r.to))
+	}
+	r.message, _ = f["Message"].(string)
+	if n := utf8.RuneCountInString(r.message); n > app.MaxSendMessage {
+		return r, app.Invalid("Message", "is %d characters long; at most %d", n, app.MaxSendMessage)
+	}
+	day := now.UTC().Truncate(24*time.Hour).AddDate(0, 0, app.DefaultLinkDays)
+	if s, _ := f["ExpiresOn"].(string); strings.TrimSpace(s) != "" {
+		s = strings.TrimSpace(s)
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			t, err2 := time.Parse(time.RFC3339, s)
+			if err2 != nil {
+				return r, app.Invalid("ExpiresOn", "must be a date (YYYY-MM-DD), not %q", s)
+			}
+			d = t.UTC()
+		}
+		day = time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
+	}
+	// The link decides through the whole day named, in UTC.
+	r.expiresOn = day.AddDate(0, 0, 1)
+	if !r.expiresOn.After(now) {
+		return r, app.Invalid("ExpiresOn", "is in the past")
+	}
+	if r.expiresOn.After(now.AddDate(1, 0, 1)) {
+		return r, app.Invalid("ExpiresOn", "is more than a year away")
+	}
+	return r, nil
+}
+
+// LinkDelivery is what deliverLink hands on: where the link goes and
+// what the mail says.
+type LinkDelivery struct {
+	AccountID, ProposalID int64
+	LinkID                string
+	URL                   string
+	To                    []string
+	Message               string
+	ExpiresOn             time.Time
+	Dealer                string
+	ProposalName          string
+}
+
+// noMailNote is what a send says when no mail went out.
+const noMailNote = "No mail server is configured, so no mail went out: copy the link and send it to the client yourself."
+
+// deliverLink is where a send hands the new link to the mail: the one
+// place the mail queue plugs in. It runs inside the send's transaction
+// (which may run more than once: a queue keyed by d.LinkID stays
+// single), and returns the mail's status and words for the proposal.
+// Without a mail server it sends nothing.
+func (s *Server) deliverLink(ctx context.Context, tx store.Tx, d LinkDelivery) (app.MailStatus, string, error) {
+	return app.MailNotSent, noMailNote, nil
+}
+
+// clientBaseURL is the base of client links: the public URL, or the
+// scheme and host the sender used.
+func (s *Server) clientBaseURL(r *http.Request) string {
+	full := s.absoluteURL(r)
+	return strings.TrimSuffix(full, r.URL.RequestURI())
+}
+
+// POST /public/proposals/{ProposalId}/send (extension)
+func (s *Server) sendProposal(c *call) error {
+	id, err := c.pathID("ProposalId")
+	if err != nil {
+		return err
+	}
+	f, err := c.decodeBody([]field{{"To", fString}, {"Message", fString}, {"ExpiresOn", fString}})
+	if err != nil {
+		return err
+	}
+	base := s.clientBaseURL(c.r)
+	who := clientpage.Requester{IP: s.clientAddr(c.r), UserAgent: c.r.UserAgent(), Actor: app.ActorUser(c.user.User)}
+	opts := c.viewOptions()
+	return s.update(c, func(tx store.Tx) (result, error) {
+		p, err := tx.Proposal(id)
+		if err != nil {
+			return result{}, err
+		}
+		if err := c.ifMatch(p.Version); err != nil {
+			return result{}, err
+		}
+		if err := app.CheckSend(p); err != nil {
+			return result{}, err
+		}
+		req, err := parseSend(f, p.Customer.ContactEmail, c.now)
+		if err != nil {
+			return result{}, err
+		}
+		doc, hash, err := app.ClientSnapshotJSON(p)
+		if err != nil {
+			return result{}, err
+		}
+		if err := tx.PutClientSnapshot(id, hash, doc); err != nil {
+			return result{}, err
+		}
+		if old := p.ClientLink; old != nil {
+			// The replaced link's hash goes into the chain, so that
+			// opening it later says it was replaced.
+			if _, err := clientpage.Record(tx, p, app.EventLinkReplaced, who, c.now,
+				map[string]string{"linkId": old.ID, "tokenHash": old.TokenHash}); err != nil {
+				return result{}, err
+			}
+		}
+		token, tokenHash, linkID := clientpage.NewToken(tx.AccountID(), id)
+		url := base + clientpage.PathPrefix + token
+		status, note, err := s.deliverLink(c.r.Context(), tx, LinkDelivery{
+			AccountID: tx.AccountID(), ProposalID: id, LinkID: linkID, URL: url, To: req.to, Message: req.message,
+			ExpiresOn: req.expiresOn, Dealer: p.Dealer.CompanyName, ProposalName: p.Name,
+		})
+		if err != nil {
+			return result{}, err
+		}
+		now := app.At(c.now)
+		p.ClientLink = &app.ClientLink{ID: linkID, TokenHash: tokenHash, SentDate: now, ExpiresOn: app.At(req.expiresOn),
+			SentTo: req.to, Message: req.message, SnapshotHash: hash, Mail: status, MailNote: note}
+		p.Status = app.StatusSubmitted
+		p.LastSubmittedDate, p.LastModifiedDate, p.LastModifiedByUserDate = now, now, now
+		p.LastModifiedUser = app.PersonName{FirstName: c.user.FirstName, LastName: c.user.LastName}
+		if err := tx.PutProposal(p); err != nil {
+			return result{}, err
+		}
+		if err := tx.SetClientExpiry(id, req.expiresOn); err != nil {
+			return result{}, err
+		}
+		if _, err := clientpage.Record(tx, p, app.EventSent, who, c.now, map[string]string{
+			"sentTo": strings.Join(req.to, ", "), "expiresOn": req.expiresOn.Format(time.RFC3339), "mail": string(status),
+		}); err != nil {
+			return result{}, err
+		}
+		d := app.DetailView(p, opts)
+		// The record an Idempotency-Key keeps has no URL: the token is
+		// never stored. Only this answer carries it.
+		stored, err := d.AppendJSON(nil)
+		if err != nil {
+			return result{}, err
+		}
+		d.ClientLink.URL = &url
+		body, err := d.AppendJSON(nil)
+		if err != nil {
+			return result{}, err
+		}
+		return result{status: http.StatusOK, body: body, stored: stored, etag: etagOf(p.Version), lastModified: p.LastModifiedDate.Time}, nil
+	})
+}
+
+// GET /public/proposals/{ProposalId}/events (extension)
+func (s *Server) proposalEvents(c *call) error {
+	id, err := c.pathID("ProposalId")
+	if err != nil {
+		return err
+	}
+	return s.view(c, func(tx store.Tx) (result, error) {
+		if _, err := tx.ProposalVersion(id); err != nil {
+			return result{}, err
+		}
+		events, err := tx.ClientEvents(id)
+		if err != nil {
+			return result{}, err
+		}
+		return jsonResult(events)
+	})
+}
+
+// GET /public/proposals/{ProposalId}/signed.pdf (extension)
+func (s *Server) signedPDF(c *call) error {
+	id, err := c.pathID("ProposalId")
+	if err != nil {
+		return err
+	}
+	var d clientpage.Decision
+	err = s.st.View(c.r.Context(), c.account.ID, func(tx store.Tx) error {
+		p, err := tx.Proposal(id)
+		if err != nil {
+			return err
+		}
+		var found bool
+		d, found, err = clientpage.FindDecision(tx, p)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return app.Errorf(app.KindNotFound, "Proposal %d has no client decision yet, so there is no signed PDF.", id)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	pdf, err := d.PDF()
+	if err != nil {
+		return err
+	}
+	return writePDF(c, pdf, "proposal-"+app.FormatID(d.Document.Number)+"-signed.pdf", time.Time{})
+}
