@@ -11,8 +11,10 @@
 package apiserver
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"strings"
 	"sync"
@@ -72,6 +74,15 @@ type Config struct {
 	// PasswordCheckWait is how long a sign-in waits for a free check
 	// before it is 429 (default DefaultPasswordCheckWait).
 	PasswordCheckWait time.Duration
+	// WebhookAllowPrivate lets webhook URLs reach loopback and private
+	// networks over http too (--webhook-allow-private).
+	WebhookAllowPrivate bool
+	// WebhookLookup resolves receivers' host names (default: the
+	// system's resolver).
+	WebhookLookup func(ctx context.Context, host string) ([]netip.Addr, error)
+	// WebhookWake, when set, is told after every write that may have
+	// queued webhook deliveries (the worker's Wake).
+	WebhookWake func()
 }
 
 // Route is one method and path pattern of the router.
@@ -195,7 +206,7 @@ func (s *Server) table() []routeDef {
 	r := func(method, pattern string, op app.Operation, ext bool, h handlerFunc) routeDef {
 		return routeDef{Route{Method: method, Pattern: pattern, Operation: op, Extension: ext}, h}
 	}
-	return append(s.editRoutes(),
+	routes := append(s.editRoutes(),
 		r("GET", "/public/proposals", app.OpListProposals, false, s.listProposals),
 		r("GET", "/public/proposals/{ProposalId}", app.OpGetProposal, false, s.getProposal),
 		r("GET", "/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}", app.OpGetChangeOrder, false, s.getChangeOrder),
@@ -222,4 +233,5 @@ func (s *Server) table() []routeDef {
 		r("GET", "/public/catalog/changes", app.OpCatalogChanges, true, s.catalogChanges),
 		r("POST", CatalogImportPath, app.OpImportCatalog, true, s.importCatalog),
 	)
+	return append(routes, s.webhookRoutes()...)
 }

@@ -1,0 +1,70 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"time"
+
+	"proposaldesk/apiserver/store"
+	"proposaldesk/app"
+)
+
+// recordEvents records the webhook events of an edit in its own
+// transaction, so a committed change always has them and a rolled-back
+// one never does. Which events an edit causes is the edit's own word
+// (app.EventsOf); who receives them is the account's enabled
+// subscriptions at that moment. The body is rendered here, once: every
+// attempt sends the same bytes, so the signature and a receiver's
+// duplicate check hold across retries.
+func recordEvents(tx store.Tx, now time.Time, m app.Mutation, p *app.Proposal) error {
+	return recordEventTypes(tx, now, app.EventsOf(m), p)
+}
+
+// recordEventTypes records events of types about p (the one place the
+// events of other writes, such as the client's decisions, go through).
+func recordEventTypes(tx store.Tx, now time.Time, types []app.EventType, p *app.Proposal) error {
+	wt, ok := tx.(store.WebhookTx)
+	if !ok || len(types) == 0 {
+		return nil
+	}
+	targets, err := wt.WebhookTargets()
+	if err != nil || len(targets) == 0 {
+		return err
+	}
+	var data []byte
+	for _, typ := range types {
+		var subs []int64
+		for _, t := range targets {
+			if t.Wants(typ) {
+				subs = append(subs, t.ID)
+			}
+		}
+		if len(subs) == 0 {
+			continue
+		}
+		if data == nil {
+			// As an Admin reads it: subscriptions are an Admin's.
+			d := app.DetailView(p, app.RoleAdmin.ViewOptions())
+			if data, err = d.AppendJSON(nil); err != nil {
+				return err
+			}
+		}
+		body, err := json.Marshal(eventBody{Type: typ, Timestamp: now.UTC(), Data: data})
+		if err != nil {
+			return err
+		}
+		if err := wt.AddWebhookEvent(store.WebhookEvent{ProposalID: p.ID, Type: typ, At: now, Body: body}, subs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eventBody is a delivery's body, as the contract fixes it. data.version
+// is the proposal's sequence: it grows by one with every change, so a
+// receiver orders events of one proposal by it (deliveries run in
+// parallel and retries may overtake).
+type eventBody struct {
+	Type      app.EventType   `json:"type"`
+	Timestamp time.Time       `json:"timestamp"`
+	Data      json.RawMessage `json:"data"`
+}
