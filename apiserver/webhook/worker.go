@@ -104,19 +104,56 @@ func (w *Worker) Wake() {
 	}
 }
 
-// Run sends deliveries until ctx ends.
+// Run sends deliveries until ctx ends. Up to Concurrency attempts run
+// at once, each on its own: a receiver that holds its request open
+// takes one slot until the timeout, never the others' turns. Finished
+// attempts are recorded together, in one store transaction.
 func (w *Worker) Run(ctx context.Context) {
+	results := make(chan store.WebhookOutcome, w.cfg.Concurrency)
+	inflight := 0
+	var done []store.WebhookOutcome
 	for {
-		n, err := w.RunOnce(ctx)
-		if err != nil && ctx.Err() == nil {
-			w.cfg.Logger.Error("webhook deliveries", "err", err)
+	drain:
+		for {
+			select {
+			case o := <-results:
+				done = append(done, o)
+			default:
+				break drain
+			}
 		}
-		if n == w.cfg.Batch && err == nil {
-			continue
+		if len(done) > 0 {
+			if err := w.finish(ctx, done); err != nil {
+				w.cfg.Logger.Error("webhook deliveries", "err", err)
+			}
+			inflight -= len(done)
+			done = done[:0]
+		}
+		claimed, want := 0, min(w.cfg.Concurrency-inflight, w.cfg.Batch)
+		if want > 0 {
+			jobs, err := w.cfg.Queue.ClaimDeliveries(ctx, w.cfg.Owner, w.cfg.Clock.Now(), w.cfg.Lease, want)
+			if err != nil && ctx.Err() == nil {
+				w.cfg.Logger.Error("webhook deliveries", "err", fmt.Errorf("claim: %w", err))
+			}
+			for _, j := range jobs {
+				inflight++
+				go func() { results <- w.attempt(ctx, j) }()
+			}
+			claimed = len(jobs)
+		}
+		if claimed > 0 && claimed == want {
+			continue // more may be due
 		}
 		select {
 		case <-ctx.Done():
+			// Attempts cut short are not recorded: their claims lapse
+			// and they are made again, with the same webhook-id.
+			for ; inflight > 0; inflight-- {
+				<-results
+			}
 			return
+		case o := <-results:
+			done = append(done, o)
 		case <-w.wake:
 		case <-w.cfg.Clock.After(w.cfg.Poll):
 		}
@@ -124,7 +161,8 @@ func (w *Worker) Run(ctx context.Context) {
 }
 
 // RunOnce claims the deliveries due now, makes one attempt of each and
-// records the outcomes; n is how many it claimed.
+// records the outcomes; n is how many it claimed. Tests step the queue
+// with it.
 func (w *Worker) RunOnce(ctx context.Context) (n int, err error) {
 	jobs, err := w.cfg.Queue.ClaimDeliveries(ctx, w.cfg.Owner, w.cfg.Clock.Now(), w.cfg.Lease, w.cfg.Batch)
 	if err != nil {
@@ -144,8 +182,13 @@ func (w *Worker) RunOnce(ctx context.Context) (n int, err error) {
 		})
 	}
 	wg.Wait()
+	return len(jobs), w.finish(ctx, outcomes)
+}
+
+// finish records outcomes.
+func (w *Worker) finish(ctx context.Context, outcomes []store.WebhookOutcome) error {
 	if err := w.cfg.Queue.FinishDeliveries(context.WithoutCancel(ctx), w.cfg.Owner, outcomes); err != nil {
-		return len(jobs), fmt.Errorf("record webhook attempts: %w", err)
+		return fmt.Errorf("record webhook attempts: %w", err)
 	}
 	if w.cfg.Delivered != nil {
 		for _, o := range outcomes {
@@ -154,7 +197,7 @@ func (w *Worker) RunOnce(ctx context.Context) (n int, err error) {
 			}
 		}
 	}
-	return len(jobs), nil
+	return nil
 }
 
 // attempt sends j once and decides what follows.

@@ -26,6 +26,7 @@ import (
 	"proposaldesk/apiserver/lockout"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/store/pgstore"
+	"proposaldesk/apiserver/webhook"
 )
 
 // Files inside the data folder.
@@ -58,6 +59,8 @@ type serveFlags struct {
 	demoProposals, demoCatalog, maxConns, maxConnsPerAddr int
 	shutdownTimeout, idleTimeout                          time.Duration
 	db                                                    storeFlags
+	webhookAllowPrivate                                   bool
+	webhookTimeout                                        time.Duration
 }
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -79,6 +82,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&f.maxConnsPerAddr, "max-conns-per-addr", 0, "cap on open connections from one client IP (0: a quarter of --max-conns)")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", 30*time.Second, "how long an idle keep-alive connection stays open")
 	fs.StringVar(&f.logFormat, "log-format", "auto", "log format: auto (JSON unless stderr is a terminal), json or text")
+	fs.BoolVar(&f.webhookAllowPrivate, "webhook-allow-private", false, "let webhook URLs reach loopback and private networks, over http too (an office server delivering inside its LAN)")
+	fs.DurationVar(&f.webhookTimeout, "webhook-timeout", webhook.DefaultTimeout, "how long one webhook delivery attempt may take")
 	databaseFlag(fs, &f.db)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -157,13 +162,15 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg := apiserver.Config{
 		PublicURL: f.publicURL, StrictSigning: f.strict, TrustForwarded: f.trustForwarded, Logger: log,
-		DeviceKey: devKey,
+		DeviceKey: devKey, WebhookAllowPrivate: f.webhookAllowPrivate,
 	}
 	if pg, ok := st.(*pgstore.Store); ok {
 		// Replicas share the failed sign-in counts, so the lockout holds
 		// however requests are spread over them.
 		cfg.SignInCounter = pg.SignInCounter(lockout.Default)
 	}
+	stopWebhooks := startWebhooks(st, &cfg, f.webhookTimeout, log)
+	defer stopWebhooks()
 	api := apiserver.New(cfg, st)
 	srv := &http.Server{
 		Handler:           withProbes(api, st),
