@@ -1,7 +1,7 @@
 package apiserver
 
 import (
-	"encoding/json"
+	"strconv"
 	"time"
 
 	"proposaldesk/apiserver/store"
@@ -48,10 +48,7 @@ func recordEventTypes(tx store.Tx, now time.Time, types []app.EventType, p *app.
 				return err
 			}
 		}
-		body, err := json.Marshal(eventBody{Type: typ, Timestamp: now.UTC(), Data: data})
-		if err != nil {
-			return err
-		}
+		body := eventBodyJSON(typ, now, data)
 		if err := wt.AddWebhookEvent(store.WebhookEvent{ProposalID: p.ID, Type: typ, At: now, Body: body}, subs); err != nil {
 			return err
 		}
@@ -59,12 +56,19 @@ func recordEventTypes(tx store.Tx, now time.Time, types []app.EventType, p *app.
 	return nil
 }
 
-// eventBody is a delivery's body, as the contract fixes it. data.version
-// is the proposal's sequence: it grows by one with every change, so a
-// receiver orders events of one proposal by it (deliveries run in
-// parallel and retries may overtake).
-type eventBody struct {
-	Type      app.EventType   `json:"type"`
-	Timestamp time.Time       `json:"timestamp"`
-	Data      json.RawMessage `json:"data"`
+// eventBodyJSON is a delivery's body as the contract fixes it,
+// {type, timestamp, data}, written out around the detail already
+// encoded (json.Marshal would check and copy its 10 KB again).
+// data.version is the proposal's sequence: it grows by one with every
+// change, so a receiver orders events of one proposal by it (deliveries
+// run in parallel and retries may overtake).
+func eventBodyJSON(typ app.EventType, at time.Time, data []byte) []byte {
+	b := make([]byte, 0, len(data)+96)
+	b = append(b, `{"type":`...)
+	b = strconv.AppendQuote(b, string(typ))
+	b = append(b, `,"timestamp":"`...)
+	b = at.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","data":`...)
+	b = append(b, data...)
+	return append(b, '}')
 }

@@ -620,3 +620,22 @@ func webhookFixture(e *tenv) int64 {
 	webhookFixtures.Store(e, sub.ID)
 	return sub.ID
 }
+
+// TestEventBodyJSON keeps the hand-written body equal to what
+// json.Marshal writes for {type, timestamp, data}.
+func TestEventBodyJSON(t *testing.T) {
+	data := []byte(`{"id":7,"name":"A \"quoted\" name","version":3}`)
+	at := time.Date(2026, 5, 1, 12, 30, 15, 123456789, time.FixedZone("X", 3600))
+	got := eventBodyJSON(app.EventProposalStatusChanged, at, data)
+	want, err := json.Marshal(struct {
+		Type      app.EventType   `json:"type"`
+		Timestamp time.Time       `json:"timestamp"`
+		Data      json.RawMessage `json:"data"`
+	}{app.EventProposalStatusChanged, at.UTC(), data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -79,6 +79,20 @@ type WebhookSubscription struct {
 	DisabledAt     time.Time `json:"disabledAt"`
 }
 
+// Record is what an attempt's outcome does to the subscription: a
+// success ends its failing streak, a failure starts one, and the
+// outcome may disable it.
+func (s *WebhookSubscription) Record(o WebhookOutcome) {
+	switch {
+	case o.Disable:
+		s.Enabled, s.DisabledReason, s.DisabledAt = false, o.DisableReason, o.Attempt.At
+	case o.Attempt.Result == "Delivered":
+		s.FailingSince = time.Time{}
+	case s.FailingSince.IsZero():
+		s.FailingSince = o.Attempt.At
+	}
+}
+
 // Wants reports whether the subscription takes events of type e.
 func (t WebhookTarget) Wants(e app.EventType) bool {
 	for _, w := range t.Events {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	mrand "math/rand/v2"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -146,10 +147,14 @@ func (w *Worker) Run(ctx context.Context) {
 		}
 		select {
 		case <-ctx.Done():
-			// Attempts cut short are not recorded: their claims lapse
-			// and they are made again, with the same webhook-id.
+			// What finished is recorded; attempts cut short are not:
+			// their claims lapse and they are made again, with the
+			// same webhook-id.
 			for ; inflight > 0; inflight-- {
-				<-results
+				done = append(done, <-results)
+			}
+			if err := w.finish(ctx, done); err != nil {
+				w.cfg.Logger.Error("webhook deliveries", "err", err)
 			}
 			return
 		case o := <-results:
@@ -185,8 +190,13 @@ func (w *Worker) RunOnce(ctx context.Context) (n int, err error) {
 	return len(jobs), w.finish(ctx, outcomes)
 }
 
-// finish records outcomes.
+// finish records outcomes, but those of attempts cut short by the
+// worker's own stop.
 func (w *Worker) finish(ctx context.Context, outcomes []store.WebhookOutcome) error {
+	outcomes = slices.DeleteFunc(outcomes, func(o store.WebhookOutcome) bool { return o.Attempt.Result == "" })
+	if len(outcomes) == 0 {
+		return nil
+	}
 	if err := w.cfg.Queue.FinishDeliveries(context.WithoutCancel(ctx), w.cfg.Owner, outcomes); err != nil {
 		return fmt.Errorf("record webhook attempts: %w", err)
 	}
@@ -205,6 +215,9 @@ func (w *Worker) attempt(ctx context.Context, j store.WebhookJob) store.WebhookO
 	at := w.cfg.Clock.Now()
 	start := time.Now()
 	status, retryAfter, sendErr := w.send(ctx, j, at)
+	if sendErr != nil && ctx.Err() != nil {
+		return store.WebhookOutcome{Job: j} // cut short by the stop: not an attempt
+	}
 	a := store.WebhookAttempt{
 		SubscriptionID: j.SubscriptionID, DeliveryID: j.DeliveryID, EventID: j.EventID, Type: j.Type,
 		At: at, StatusCode: status, LatencyMs: time.Since(start).Milliseconds(),

@@ -290,7 +290,7 @@ func (t *tx) AddWebhookEvent(e store.WebhookEvent, subscriptionIDs []int64) erro
 		return err
 	}
 	e.ID, e.AccountID = int64(seq), t.id
-	if err := whPut(bs["events"], idKey(e.ID), e); err != nil {
+	if err := putEvent(bs["events"], e); err != nil {
 		return err
 	}
 	for _, sub := range subscriptionIDs {
@@ -358,8 +358,8 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, now time.Time
 					continue
 				}
 			}
-			var e store.WebhookEvent
-			if _, err := whGet(bs["events"], idKey(d.EventID), &e); err != nil {
+			e, err := getEvent(bs["events"], d.EventID)
+			if err != nil {
 				return err
 			}
 			j := store.WebhookJob{DeliveryID: d.ID, SubscriptionID: d.SubscriptionID, AccountID: d.AccountID,
@@ -446,14 +446,7 @@ func finishOne(bs map[string]*bolt.Bucket, o store.WebhookOutcome, held bool) er
 		if err := whPut(bs["attempts"], pairKey(sub.ID, a.ID), a); err != nil {
 			return err
 		}
-		switch {
-		case o.Disable:
-			sub.Enabled, sub.DisabledReason, sub.DisabledAt = false, o.DisableReason, a.At
-		case a.Result == "Delivered":
-			sub.FailingSince = time.Time{}
-		case sub.FailingSince.IsZero():
-			sub.FailingSince = a.At
-		}
+		sub.Record(o)
 		if err := whPut(bs["subs"], idKey(sub.ID), sub); err != nil {
 			return err
 		}
@@ -527,4 +520,32 @@ func (s *Store) Redeliver(ctx context.Context, accountID, subscriptionID, delive
 		}
 		return whPut(bs["deliveries"], idKey(d.ID), d)
 	})
+}
+
+// An event is stored as its fields in JSON, then its body as it is: the
+// body (a proposal's detail, ~10 KB) is neither escaped nor base64'd.
+func putEvent(b *bolt.Bucket, e store.WebhookEvent) error {
+	body := e.Body
+	e.Body = nil
+	head, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	v := binary.AppendUvarint(make([]byte, 0, binary.MaxVarintLen64+len(head)+len(body)), uint64(len(head)))
+	v = append(append(v, head...), body...)
+	return b.Put(idKey(e.ID), v)
+}
+
+func getEvent(b *bolt.Bucket, id int64) (store.WebhookEvent, error) {
+	var e store.WebhookEvent
+	v := b.Get(idKey(id))
+	n, w := binary.Uvarint(v)
+	if v == nil || w <= 0 || uint64(len(v)-w) < n {
+		return e, fmt.Errorf("webhook event %d: corrupt record", id)
+	}
+	if err := json.Unmarshal(v[w:w+int(n)], &e); err != nil {
+		return e, fmt.Errorf("webhook event %d: %w", id, err)
+	}
+	e.Body = append([]byte(nil), v[w+int(n):]...)
+	return e, nil
 }
