@@ -21,41 +21,42 @@ import (
 // BenchmarkWriteWebhookEvent is one edit's write with its event (a
 // subscription wants it: the body is rendered and queued in the same
 // transaction) beside the same write without (no subscription), in the
-// same run: on a bbolt file as served (fsync) and without fsync, where
-// the difference is not drowned by the disk.
+// same run, each on a fresh file: as served (fsync) and without fsync,
+// where the difference is not drowned by the disk.
 func BenchmarkWriteWebhookEvent(b *testing.B) {
-	b.Run("fsync", func(b *testing.B) {
-		st, err := boltstore.Open(filepath.Join(b.TempDir(), "data.db"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { st.Close() })
-		benchWriteEvent(b, newEnvOn(b, st))
-	})
-	b.Run("nosync", func(b *testing.B) { benchWriteEvent(b, newEnv(b)) })
-}
-
-func benchWriteEvent(b *testing.B, e *tenv) {
-	if _, err := e.st.(store.Webhooks).CreateSubscription(bg, store.WebhookSubscription{AccountID: e.main.acct.ID,
-		URL: "https://93.184.216.34/", Events: []app.EventType{app.EventProposalUpdated}, Enabled: true, Secret: "whsec_AAAA"}); err != nil {
-		b.Fatal(err)
-	}
-	for _, c := range []struct {
-		name string
-		a    *tacct
-	}{{"without", e.other}, {"with", e.main}} {
-		b.Run(c.name, func(b *testing.B) {
-			m := &app.SetDescription{ID: c.a.draft}
-			for i := 0; b.Loop(); i++ {
-				m.Description = "text " + string(rune('a'+i%26))
-				if err := e.st.Update(bg, c.a.acct.ID, func(tx store.Tx) error {
-					_, err := ApplyEdit(tx, c.a.admin.rec.User, time.Now(), m, nil)
-					return err
-				}); err != nil {
+	for _, sync := range []bool{true, false} {
+		for _, with := range []bool{false, true} {
+			name := map[bool]string{true: "fsync", false: "nosync"}[sync] + "/" + map[bool]string{true: "with", false: "without"}[with]
+			b.Run(name, func(b *testing.B) {
+				var opts []boltstore.Option
+				if !sync {
+					opts = append(opts, boltstore.WithNoSync())
+				}
+				st, err := boltstore.Open(filepath.Join(b.TempDir(), "data.db"), opts...)
+				if err != nil {
 					b.Fatal(err)
 				}
-			}
-		})
+				b.Cleanup(func() { st.Close() })
+				e := newEnvOn(b, st)
+				if with {
+					if _, err := st.CreateSubscription(bg, store.WebhookSubscription{AccountID: e.main.acct.ID,
+						URL: "https://93.184.216.34/", Events: []app.EventType{app.EventProposalUpdated}, Enabled: true, Secret: "whsec_AAAA"}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				a := e.main
+				m := &app.SetDescription{ID: a.draft}
+				for i := 0; b.Loop(); i++ {
+					m.Description = "text " + string(rune('a'+i%26))
+					if err := e.st.Update(bg, a.acct.ID, func(tx store.Tx) error {
+						_, err := ApplyEdit(tx, a.admin.rec.User, time.Now(), m, nil)
+						return err
+					}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -111,6 +112,14 @@ func (h *hookBench) write(b *testing.B, i int) (version int64) {
 	return version
 }
 
+// run starts the worker; stop stops it and waits for it.
+func (h *hookBench) run() (stop func()) {
+	ctx, cancel := context.WithCancel(bg)
+	done := make(chan struct{})
+	go func() { h.worker.Run(ctx); close(done) }()
+	return func() { cancel(); <-done }
+}
+
 func (h *hookBench) delivered() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -122,8 +131,7 @@ func (h *hookBench) delivered() int {
 func BenchmarkWebhookLatency(b *testing.B) {
 	for b.Loop() {
 		h := newHookBench(b)
-		ctx, stop := context.WithCancel(bg)
-		go h.worker.Run(ctx)
+		stop := h.run()
 		committed := map[int64]time.Time{}
 		tick := time.NewTicker(10 * time.Millisecond)
 		const n = 500
@@ -164,8 +172,7 @@ func BenchmarkWebhookThroughput(b *testing.B) {
 		}
 		wg.Wait()
 		start := time.Now()
-		ctx, stop := context.WithCancel(bg)
-		go h.worker.Run(ctx)
+		stop := h.run()
 		waitUntil(b, func() bool { return h.delivered() >= n })
 		d := time.Since(start)
 		stop()
