@@ -639,3 +639,25 @@ func TestEventBodyJSON(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestWebhookLogKeepsThirtyDays: attempts older than the retention
+// leave the log as new ones are recorded.
+func TestWebhookLogKeepsThirtyDays(t *testing.T) {
+	h := newHookEnv(t, true)
+	rcv := newReceiver(t, h.clock.Now)
+	sub := h.subscribe(h.main.admin, rcv.srv.URL, "proposal.updated")
+	h.setDescription(h.main.draft, "v2")
+	h.run()
+	h.setDescription(h.main.draft, "v3")
+	h.run()
+	if n := len(h.deliveryLog(sub.SubscriptionID)); n != 2 {
+		t.Fatalf("log has %d attempts, want 2", n)
+	}
+	h.clock.Advance(store.WebhookLogRetention + time.Hour)
+	h.setDescription(h.main.draft, "v4")
+	h.run()
+	log := h.deliveryLog(sub.SubscriptionID)
+	if len(log) != 1 || log[0].Result != webhook.ResultDelivered {
+		t.Errorf("after %s: log %+v", store.WebhookLogRetention, log)
+	}
+}

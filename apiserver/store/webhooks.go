@@ -42,6 +42,10 @@ type Webhooks interface {
 	Redeliver(ctx context.Context, accountID, subscriptionID, deliveryID int64, now time.Time) error
 }
 
+// WebhookLogRetention is how long a delivery log keeps an attempt: the
+// stores drop older ones as new attempts are recorded.
+const WebhookLogRetention = 30 * 24 * time.Hour
+
 // WebhookTx is what a Tx offers beside store.Tx to record events.
 type WebhookTx interface {
 	// WebhookTargets are the account's enabled subscriptions (ID and

@@ -446,6 +446,9 @@ func finishOne(bs map[string]*bolt.Bucket, o store.WebhookOutcome, held bool) er
 		if err := whPut(bs["attempts"], pairKey(sub.ID, a.ID), a); err != nil {
 			return err
 		}
+		if err := pruneLog(bs["attempts"], sub.ID, a.At.Add(-store.WebhookLogRetention)); err != nil {
+			return err
+		}
 		sub.Record(o)
 		if err := whPut(bs["subs"], idKey(sub.ID), sub); err != nil {
 			return err
@@ -548,4 +551,24 @@ func getEvent(b *bolt.Bucket, id int64) (store.WebhookEvent, error) {
 	}
 	e.Body = append([]byte(nil), v[w+int(n):]...)
 	return e, nil
+}
+
+// pruneLog drops the subscription's attempts made before cutoff (its
+// oldest come first).
+func pruneLog(b *bolt.Bucket, subID int64, cutoff time.Time) error {
+	prefix := idKey(subID)
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Seek(prefix) {
+		var a store.WebhookAttempt
+		if err := json.Unmarshal(v, &a); err != nil {
+			return err
+		}
+		if !a.At.Before(cutoff) {
+			return nil
+		}
+		if err := c.Delete(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -205,6 +205,11 @@ func (s *Store) FinishDeliveries(ctx context.Context, owner string, outcomes []s
 			if _, err := ptx.Exec(ctx, "INSERT INTO webhook_attempts (subscription_id, doc) VALUES ($1, $2)", sub.ID, doc); err != nil {
 				return err
 			}
+			if _, err := ptx.Exec(ctx, `DELETE FROM webhook_attempts WHERE id IN (
+				SELECT id FROM webhook_attempts WHERE subscription_id = $1 ORDER BY id LIMIT 100)
+				AND (doc->>'at')::timestamptz < $2`, sub.ID, a.At.Add(-store.WebhookLogRetention)); err != nil {
+				return err
+			}
 			sub.Record(o)
 			next := o.NextAt
 			if o.Done {
