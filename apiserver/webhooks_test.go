@@ -658,6 +658,14 @@ func TestWebhookLogKeepsThirtyDays(t *testing.T) {
 	h.run()
 	log := h.deliveryLog(sub.SubscriptionID)
 	if len(log) != 1 || log[0].Result != webhook.ResultDelivered {
-		t.Errorf("after %s: log %+v", store.WebhookLogRetention, log)
+		t.Fatalf("after %s: log %+v", store.WebhookLogRetention, log)
+	}
+	// The old deliveries left the queue with their events: they can no
+	// longer be sent again; the new one can.
+	old := pathf("/public/webhook/subscription/%d/deliveries/%d/redeliver", sub.SubscriptionID, log[0].DeliveryID-1)
+	wantError(t, h.postJSON(h.main.admin, old, nil), 404, app.KindNotFound)
+	wantStatus(t, h.postJSON(h.main.admin, pathf("/public/webhook/subscription/%d/deliveries/%d/redeliver", sub.SubscriptionID, log[0].DeliveryID), nil), 204)
+	if h.run() != 1 || len(rcv.requests()) != 4 {
+		t.Errorf("redelivery of the kept one: %d requests", len(rcv.requests()))
 	}
 }

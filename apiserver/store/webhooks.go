@@ -42,8 +42,11 @@ type Webhooks interface {
 	Redeliver(ctx context.Context, accountID, subscriptionID, deliveryID int64, now time.Time) error
 }
 
-// WebhookLogRetention is how long a delivery log keeps an attempt: the
-// stores drop older ones as new attempts are recorded.
+// WebhookLogRetention is how long a delivery log keeps an attempt, and
+// the queue a delivery and its event once its last attempt is that old
+// (so it can no longer be redelivered): the stores drop older ones as
+// new attempts are recorded. Retries end after about three days, so
+// only a subscription disabled for longer loses deliveries still queued.
 const WebhookLogRetention = 30 * 24 * time.Hour
 
 // WebhookTx is what a Tx offers beside store.Tx to record events.

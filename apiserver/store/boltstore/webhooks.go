@@ -358,9 +358,15 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, now time.Time
 					continue
 				}
 			}
-			e, err := getEvent(bs["events"], d.EventID)
-			if err != nil {
-				return err
+			if bs["events"].Get(idKey(d.EventID)) == nil {
+				sub = nil // its event is past the retention: an orphan
+			}
+			var e store.WebhookEvent
+			if sub != nil {
+				var err error
+				if e, err = getEvent(bs["events"], d.EventID); err != nil {
+					return err
+				}
 			}
 			j := store.WebhookJob{DeliveryID: d.ID, SubscriptionID: d.SubscriptionID, AccountID: d.AccountID,
 				EventID: d.EventID, Type: e.Type, Body: e.Body, Attempts: d.Attempts, CreatedAt: e.At}
@@ -405,12 +411,16 @@ func (s *Store) FinishDeliveries(ctx context.Context, owner string, outcomes []s
 	}
 	cl.mu.Unlock()
 	err := s.whUpdate(context.WithoutCancel(ctx), func(bs map[string]*bolt.Bucket) error {
+		var last time.Time
 		for i, o := range outcomes {
 			if err := finishOne(bs, o, held[i]); err != nil {
 				return err
 			}
+			if o.Attempt.At.After(last) {
+				last = o.Attempt.At
+			}
 		}
-		return nil
+		return pruneQueue(bs, last.Add(-store.WebhookLogRetention))
 	})
 	if err != nil {
 		return err
@@ -465,7 +475,11 @@ func finishOne(bs map[string]*bolt.Bucket, o store.WebhookOutcome, held bool) er
 		d.Attempts--
 	}
 	if o.Done {
+		// NextAt keeps the last move's time: the retention counts from it.
 		d.Pending = false
+		if !o.Attempt.At.IsZero() {
+			d.NextAt = o.Attempt.At
+		}
 	} else {
 		d.NextAt = o.NextAt
 		if err := bs["due"].Put(dueKey(d.NextAt, d.ID), nil); err != nil {
@@ -567,6 +581,64 @@ func pruneLog(b *bolt.Bucket, subID int64, cutoff time.Time) error {
 			return nil
 		}
 		if err := c.Delete(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pruneQueue drops, oldest first, the deliveries last moved before
+// cutoff and then the events before it that no delivery names. IDs
+// grow with time, so each
+// walk stops at the first one to keep; at most 100 of each at a time,
+// as attempts are recorded.
+func pruneQueue(bs map[string]*bolt.Bucket, cutoff time.Time) error {
+	c := bs["deliveries"].Cursor()
+	for n := 0; n < 100; n++ {
+		k, v := c.First()
+		if k == nil {
+			break
+		}
+		var d delivery
+		if err := json.Unmarshal(v, &d); err != nil {
+			return err
+		}
+		if !d.NextAt.Before(cutoff) {
+			break
+		}
+		if d.Pending {
+			if err := bs["due"].Delete(dueKey(d.NextAt, d.ID)); err != nil {
+				return err
+			}
+		}
+		if err := c.Delete(); err != nil {
+			return err
+		}
+	}
+	// Deliveries are made with their event, in order, so the oldest one
+	// kept names the oldest event still needed.
+	keep := int64(math.MaxInt64)
+	if k, v := c.First(); k != nil {
+		var d delivery
+		if err := json.Unmarshal(v, &d); err != nil {
+			return err
+		}
+		keep = d.EventID
+	}
+	ec := bs["events"].Cursor()
+	for n := 0; n < 100; n++ {
+		k, _ := ec.First()
+		if k == nil || keyID(k) >= keep {
+			break
+		}
+		e, err := getEvent(bs["events"], keyID(k))
+		if err != nil {
+			return err
+		}
+		if !e.At.Before(cutoff) {
+			break
+		}
+		if err := ec.Delete(); err != nil {
 			return err
 		}
 	}

@@ -221,6 +221,7 @@ func (s *Store) FinishDeliveries(ctx context.Context, owner string, outcomes []s
 				return err
 			}
 		}
+		var last time.Time
 		for _, sub := range subs {
 			if sub != nil {
 				if err := putSub(ctx, ptx, *sub); err != nil {
@@ -228,7 +229,12 @@ func (s *Store) FinishDeliveries(ctx context.Context, owner string, outcomes []s
 				}
 			}
 		}
-		return nil
+		for _, o := range outcomes {
+			if o.Attempt.At.After(last) {
+				last = o.Attempt.At
+			}
+		}
+		return pruneQueue(ctx, ptx, last.Add(-store.WebhookLogRetention))
 	}))
 }
 
@@ -271,4 +277,18 @@ func (s *Store) Redeliver(ctx context.Context, accountID, subscriptionID, delive
 		return notFound("delivery %d not found", deliveryID)
 	}
 	return nil
+}
+
+// pruneQueue drops, oldest first and at most 100 of each at a time,
+// the deliveries last moved before cutoff and the events before it that
+// no delivery still names.
+func pruneQueue(ctx context.Context, ptx pgx.Tx, cutoff time.Time) error {
+	if _, err := ptx.Exec(ctx, `DELETE FROM webhook_deliveries WHERE id IN (
+		SELECT id FROM webhook_deliveries ORDER BY id LIMIT 100) AND next_at < $1`, cutoff); err != nil {
+		return err
+	}
+	_, err := ptx.Exec(ctx, `DELETE FROM webhook_events e WHERE e.id IN (
+		SELECT id FROM webhook_events ORDER BY id LIMIT 100) AND e.at < $1
+		AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)`, cutoff)
+	return err
 }

@@ -31,6 +31,7 @@ CREATE TABLE webhook_deliveries (
     lease_until timestamptz
 );
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_at) WHERE pending;
+CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
 
 CREATE TABLE webhook_attempts (
     id bigserial PRIMARY KEY,
