@@ -669,3 +669,52 @@ func TestWebhookLogKeepsThirtyDays(t *testing.T) {
 		t.Errorf("redelivery of the kept one: %d requests", len(rcv.requests()))
 	}
 }
+
+// TestWebhookSlowReceiverHoldsOneSlot: a receiver that holds its request
+// open takes one of the worker's slots; another subscription's delivery,
+// queued after it, goes out meanwhile.
+func TestWebhookSlowReceiverHoldsOneSlot(t *testing.T) {
+	h := newHookEnv(t, true)
+	release := make(chan struct{})
+	var held atomic.Int32
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		held.Add(1)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer slow.Close()
+	defer close(release)
+	fast := newReceiver(t, h.clock.Now)
+	h.subscribe(h.main.admin, slow.URL, "proposal.updated")
+	w := webhook.NewWorker(webhook.Config{Queue: h.st.(store.Webhooks), StoreID: h.st.StoreID(), Clock: h.clock,
+		Guard: &webhook.Guard{AllowPrivate: true}, Timeout: time.Minute, Poll: 10 * time.Millisecond})
+	ctx, stop := context.WithCancel(bg)
+	done := make(chan struct{})
+	go func() { w.Run(ctx); close(done) }()
+	defer func() { stop(); <-done }()
+
+	h.setDescription(h.main.draft, "v2")
+	w.Wake()
+	waitFor(t, func() bool { return held.Load() == 1 })
+	h.subscribe(h.main.admin, fast.srv.URL, "proposal.updated")
+	h.setDescription(h.main.draft, "v3")
+	w.Wake()
+	waitFor(t, func() bool { return len(fast.requests()) == 1 })
+	if held.Load() == 0 {
+		t.Error("the slow receiver's request ended")
+	}
+}
+
+// waitFor polls cond until it holds (at most 30 s).
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out")
+		}
+		time.Sleep(5 * time.Millisecond) // polling for a condition
+	}
+}
