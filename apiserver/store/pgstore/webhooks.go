@@ -177,23 +177,36 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, now time.Time
 
 func (s *Store) FinishDeliveries(ctx context.Context, owner string, outcomes []store.WebhookOutcome) error {
 	return dbErr(pgx.BeginFunc(ctx, s.pool, func(ptx pgx.Tx) error {
-		subs := map[int64]*store.WebhookSubscription{}
+		// The subscriptions are locked in ID order, so that replicas
+		// finishing at once cannot deadlock on them.
+		ids := make([]int64, 0, len(outcomes))
 		for _, o := range outcomes {
-			sub, ok := subs[o.Job.SubscriptionID]
-			if !ok {
-				var doc []byte
-				err := ptx.QueryRow(ctx, "SELECT doc FROM webhook_subscriptions WHERE id = $1 FOR UPDATE", o.Job.SubscriptionID).Scan(&doc)
-				if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-					return err
-				}
-				if err == nil {
-					sub = &store.WebhookSubscription{}
-					if err := json.Unmarshal(doc, sub); err != nil {
-						return err
-					}
-				}
-				subs[o.Job.SubscriptionID] = sub
+			ids = append(ids, o.Job.SubscriptionID)
+		}
+		rows, err := ptx.Query(ctx, "SELECT doc FROM webhook_subscriptions WHERE id = ANY($1) ORDER BY id FOR UPDATE", ids)
+		if err != nil {
+			return err
+		}
+		subs := map[int64]*store.WebhookSubscription{}
+		for rows.Next() {
+			var doc []byte
+			sub := &store.WebhookSubscription{}
+			if err := rows.Scan(&doc); err != nil {
+				rows.Close()
+				return err
 			}
+			if err := json.Unmarshal(doc, sub); err != nil {
+				rows.Close()
+				return err
+			}
+			subs[sub.ID] = sub
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, o := range outcomes {
+			sub := subs[o.Job.SubscriptionID]
 			if sub == nil {
 				continue // deleted meanwhile, with its queue
 			}
