@@ -189,6 +189,9 @@ func ApplyEdit(tx store.Tx, actor app.User, now time.Time, m app.Mutation, check
 	if err := tx.PutProposal(next); err != nil {
 		return nil, err
 	}
+	if err := recordEvents(tx, now, m, next); err != nil {
+		return nil, err
+	}
 	return next, nil
 }
 

@@ -62,7 +62,8 @@ func routeReqs(s *Server, a *tacct) []treq {
 		"{ProposalId}", app.FormatID(a.draft), "{ChangeOrderId}", app.FormatID(a.changeOrder),
 		"{AreaId}", app.FormatID(a.area), "{AreaOptionId}", app.FormatID(a.option),
 		"{ContactId}", app.FormatID(a.contact), "{LocationId}", app.FormatID(a.loc),
-		"{PersonId}", app.FormatID(a.contact))
+		"{PersonId}", app.FormatID(a.contact),
+		"{SubscriptionId}", "1", "{DeliveryId}", "1")
 	catalogRepl := strings.NewReplacer("{ItemId}", app.FormatID(a.catalogItem))
 	itemRepl := strings.NewReplacer("{ItemId}", app.FormatID(a.item))
 	var out []treq
@@ -147,7 +148,8 @@ func TestViewerIsReadOnlyAndSeesNoCosts(t *testing.T) {
 		r.as = e.main.viewer
 		res := e.do(r)
 		// Exports and documents are Admin only (export_test.go).
-		export := strings.HasPrefix(r.path, "/public/export/") || strings.Contains(r.path, "/document")
+		// So are webhook subscriptions (webhooks_test.go).
+		export := strings.HasPrefix(r.path, "/public/export/") || strings.Contains(r.path, "/document") || strings.Contains(r.path, "/webhook/")
 		if r.method != "GET" || export {
 			wantError(t, res, 403, app.KindPermissionDenied)
 		} else if res.status != 200 && !(strings.HasSuffix(r.path, "/signed.pdf") && res.status == 404) {
@@ -305,7 +307,7 @@ func TestCrossAccountIDsAreNotFound(t *testing.T) {
 	for _, r := range routeReqs(e.s, o) {
 		if strings.HasPrefix(r.path, "/authenticate") || !strings.Contains(r.path, "/public/") ||
 			r.path == "/public/proposals" || r.path == "/public/people" || r.path == "/public/users" || r.path == "/public/changes" || r.path == "/public/people/changes" ||
-			r.path == "/public/export/proposals" || strings.HasPrefix(r.path, "/public/sync/") || (strings.HasPrefix(r.path, "/public/catalog") && !strings.Contains(r.path, app.FormatID(o.catalogItem))) {
+			r.path == "/public/export/proposals" || strings.HasPrefix(r.path, "/public/sync/") || strings.HasPrefix(r.path, "/public/webhook/") || (strings.HasPrefix(r.path, "/public/catalog") && !strings.Contains(r.path, app.FormatID(o.catalogItem))) {
 			continue
 		}
 		r.as = u

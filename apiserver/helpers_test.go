@@ -116,7 +116,12 @@ func (b *syncBuffer) String() string {
 // newEnv builds the fixture and starts the server; cfg edits the config.
 func newEnv(t testing.TB, cfg ...func(*Config)) *tenv {
 	t.Helper()
-	st := openStore(t)
+	return newEnvOn(t, openStore(t), cfg...)
+}
+
+// newEnvOn is newEnv over st.
+func newEnvOn(t testing.TB, st store.Store, cfg ...func(*Config)) *tenv {
+	t.Helper()
 	e := &tenv{t: t, st: st, logs: &syncBuffer{}}
 	now := time.Now()
 	for _, a := range []*store.App{&e.app, &e.app2} {

@@ -45,6 +45,8 @@ func (e *tenv) limitFixture() limitFixture {
 func limitBaselines(e *tenv) map[string]map[string]any {
 	return map[string]map[string]any{
 		"createPerson":               {"PartyType": "Person", "ContactType": "Client", "FirstName": "Ann"},
+		"webhookSubscribe":           {"Url": "https://93.184.216.34/hook", "Events": "proposal.updated"},
+		"webhookUpdate":              {"Description": "CRM"},
 		"createLocation":             {"Street": "1 Main St", "Country": "Canada"}, // not US: any PostalCode
 		"createProposal":             {"SalesPersonId": e.main.admin.rec.ID},
 		"updateProposal":             {"Name": "Renamed"},
@@ -326,7 +328,8 @@ func idFor(e *tenv, name string, fx limitFixture) string {
 	ids := map[string]int64{
 		"ProposalId": fx.proposal, "AreaId": fx.area, "AreaOptionId": fx.option, "ItemId": fx.item,
 		"PersonId": e.main.contact, "ContactId": e.main.contact, "LocationId": e.main.loc,
-		"ChangeOrderId": e.main.changeOrder,
+		"ChangeOrderId":  e.main.changeOrder,
+		"SubscriptionId": webhookFixture(e), "DeliveryId": 1,
 	}
 	id, ok := ids[name]
 	if !ok {

@@ -11,8 +11,10 @@
 package apiserver
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"strings"
 	"sync"
@@ -79,6 +81,15 @@ type Config struct {
 	ClientPageLimit clientpage.Limit
 	// Mail is the outgoing mail (mail.go); zero: no SMTP server.
 	Mail MailConfig
+	// WebhookAllowPrivate lets webhook URLs reach loopback and private
+	// networks over http too (--webhook-allow-private).
+	WebhookAllowPrivate bool
+	// WebhookLookup resolves receivers' host names (default: the
+	// system's resolver).
+	WebhookLookup func(ctx context.Context, host string) ([]netip.Addr, error)
+	// WebhookWake, when set, is told after every write that may have
+	// queued webhook deliveries (the worker's Wake).
+	WebhookWake func()
 }
 
 // Route is one method and path pattern of the router.
@@ -207,7 +218,7 @@ func (s *Server) table() []routeDef {
 	r := func(method, pattern string, op app.Operation, ext bool, h handlerFunc) routeDef {
 		return routeDef{Route{Method: method, Pattern: pattern, Operation: op, Extension: ext}, h}
 	}
-	return append(s.editRoutes(),
+	routes := append(s.editRoutes(),
 		r("GET", "/public/proposals", app.OpListProposals, false, s.listProposals),
 		r("GET", "/public/proposals/{ProposalId}", app.OpGetProposal, false, s.getProposal),
 		r("GET", "/public/proposals/{ProposalId}/changeorders/{ChangeOrderId}", app.OpGetChangeOrder, false, s.getChangeOrder),
@@ -238,4 +249,5 @@ func (s *Server) table() []routeDef {
 		r("GET", "/public/proposals/{ProposalId}/events", app.OpProposalEvents, true, s.proposalEvents),
 		r("GET", "/public/proposals/{ProposalId}/signed.pdf", app.OpSignedPDF, true, s.signedPDF),
 	)
+	return append(routes, s.webhookRoutes()...)
 }

@@ -232,6 +232,8 @@ func (s *Server) update(c *call, fn func(tx store.Tx) (result, error)) error {
 	}
 	if replayed {
 		c.w.Header().Set("Idempotent-Replayed", "true")
+	} else {
+		s.wakeWebhooks()
 	}
 	return c.write(res)
 }

@@ -34,6 +34,7 @@ func (m *AssignContact) Params() []Param {
 
 func (m *AssignContact) Creates(*Proposal) []NewID { return nil }
 func (m *AssignContact) Writes() []Field           { return []Field{FieldCustomer, FieldCustomerLocation} }
+func (m *AssignContact) Events() []WebhookEventType       { return causesUpdated }
 func (m *AssignContact) Describe() string          { return "Change the customer" }
 
 func (m *AssignContact) Validate() error {

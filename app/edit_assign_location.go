@@ -33,6 +33,7 @@ func (m *AssignLocation) Params() []Param {
 
 func (m *AssignLocation) Creates(*Proposal) []NewID { return nil }
 func (m *AssignLocation) Writes() []Field           { return []Field{FieldCustomerLocation} }
+func (m *AssignLocation) Events() []WebhookEventType       { return causesUpdated }
 func (m *AssignLocation) Describe() string          { return "Change the location" }
 
 func (m *AssignLocation) Validate() error {

@@ -77,6 +77,9 @@ func (m *ChangeItem) Writes() []Field {
 	return f
 }
 
+// Events: every change of content is an update.
+func (m *ChangeItem) Events() []WebhookEventType { return causesUpdated }
+
 func (m *ChangeItem) Describe() string {
 	switch {
 	case m.Quantity != nil && m.Name == nil:

@@ -56,6 +56,9 @@ func (m *CreateOption) Writes() []Field {
 	return []Field{OptionField(m.OptionID, "clientDescription"), OptionField(m.OptionID, "installerDescription")}
 }
 
+// Events: every change of content is an update.
+func (m *CreateOption) Events() []WebhookEventType { return causesUpdated }
+
 func (m *CreateOption) Describe() string { return "Add an option" }
 
 func (m *CreateOption) Validate() error {

@@ -39,6 +39,10 @@ func (m *SetOptionClientDescription) Creates(*Proposal) []NewID { return nil }
 func (m *SetOptionClientDescription) Writes() []Field {
 	return []Field{OptionField(m.OptionID, "clientDescription")}
 }
+
+// Events: every change of content is an update.
+func (m *SetOptionClientDescription) Events() []WebhookEventType { return causesUpdated }
+
 func (m *SetOptionClientDescription) Describe() string {
 	return "Change an option's client description"
 }

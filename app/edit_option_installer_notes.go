@@ -39,6 +39,10 @@ func (m *SetOptionInstallerNotes) Creates(*Proposal) []NewID { return nil }
 func (m *SetOptionInstallerNotes) Writes() []Field {
 	return []Field{OptionField(m.OptionID, "installerDescription")}
 }
+
+// Events: every change of content is an update.
+func (m *SetOptionInstallerNotes) Events() []WebhookEventType { return causesUpdated }
+
 func (m *SetOptionInstallerNotes) Describe() string { return "Change an option's installer notes" }
 
 func (m *SetOptionInstallerNotes) apply(p *Proposal, env *Env) error {

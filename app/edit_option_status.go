@@ -36,6 +36,7 @@ func (m *SetOptionStatus) Params() []Param {
 
 func (m *SetOptionStatus) Creates(*Proposal) []NewID { return nil }
 func (m *SetOptionStatus) Writes() []Field           { return []Field{OptionField(m.OptionID, "status")} }
+func (m *SetOptionStatus) Events() []WebhookEventType       { return causesUpdated }
 
 func (m *SetOptionStatus) Describe() string {
 	switch s, _ := parseEnum("Status", string(m.Status), OptionStatuses); s {

@@ -30,6 +30,7 @@ func (m *RemoveArea) Params() []Param {
 
 func (m *RemoveArea) Creates(*Proposal) []NewID { return nil }
 func (m *RemoveArea) Writes() []Field           { return partFields(scopeAreas, m.AreaID, areaFields) }
+func (m *RemoveArea) Events() []WebhookEventType       { return causesUpdated }
 func (m *RemoveArea) Describe() string          { return "Remove an area" }
 
 func (m *RemoveArea) apply(p *Proposal, env *Env) error {

@@ -33,6 +33,10 @@ func (m *RemoveOption) Creates(*Proposal) []NewID { return nil }
 func (m *RemoveOption) Writes() []Field {
 	return partFields(scopeOptions, m.OptionID, optionFields)
 }
+
+// Events: every change of content is an update.
+func (m *RemoveOption) Events() []WebhookEventType { return causesUpdated }
+
 func (m *RemoveOption) Describe() string { return "Remove an option" }
 
 func (m *RemoveOption) apply(p *Proposal, env *Env) error {

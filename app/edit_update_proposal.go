@@ -45,6 +45,9 @@ func (m *UpdateProposal) Writes() []Field {
 	return f
 }
 
+// Events: every change of content is an update.
+func (m *UpdateProposal) Events() []WebhookEventType { return causesUpdated }
+
 func (m *UpdateProposal) Describe() string {
 	if m.Name != nil {
 		return "Rename to " + *m.Name

@@ -9,16 +9,17 @@ import (
 type Permission string
 
 const (
-	PermViewProposals Permission = "ViewProposals"
-	PermEditProposals Permission = "EditProposals"
-	PermViewCosts     Permission = "ViewCosts"
-	PermExport        Permission = "ExportProposals"
-	PermManageUsers   Permission = "ManageUsers"
-	PermManageCatalog Permission = "ManageCatalog"
+	PermViewProposals  Permission = "ViewProposals"
+	PermEditProposals  Permission = "EditProposals"
+	PermViewCosts      Permission = "ViewCosts"
+	PermExport         Permission = "ExportProposals"
+	PermManageUsers    Permission = "ManageUsers"
+	PermManageCatalog  Permission = "ManageCatalog"
+	PermManageWebhooks Permission = "ManageWebhooks"
 )
 
 var rolePermissions = map[Role][]Permission{
-	RoleAdmin:  {PermViewProposals, PermEditProposals, PermViewCosts, PermExport, PermManageUsers, PermManageCatalog},
+	RoleAdmin:  {PermViewProposals, PermEditProposals, PermViewCosts, PermExport, PermManageUsers, PermManageCatalog, PermManageWebhooks},
 	RoleSales:  {PermViewProposals, PermEditProposals, PermViewCosts},
 	RoleViewer: {PermViewProposals},
 }

@@ -262,7 +262,7 @@ func TestPrimaryLocation(t *testing.T) {
 }
 
 func TestRolePermissions(t *testing.T) {
-	all := []app.Permission{app.PermViewProposals, app.PermEditProposals, app.PermViewCosts, app.PermExport, app.PermManageUsers, app.PermManageCatalog}
+	all := []app.Permission{app.PermViewProposals, app.PermEditProposals, app.PermViewCosts, app.PermExport, app.PermManageUsers, app.PermManageCatalog, app.PermManageWebhooks}
 	want := map[app.Role][]app.Permission{
 		app.RoleAdmin:  all,
 		app.RoleSales:  {app.PermViewProposals, app.PermEditProposals, app.PermViewCosts},

@@ -27,6 +27,7 @@ import (
 	"proposaldesk/apiserver/lockout"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/store/pgstore"
+	"proposaldesk/apiserver/webhook"
 )
 
 // Files inside the data folder.
@@ -60,6 +61,8 @@ type serveFlags struct {
 	shutdownTimeout, idleTimeout                          time.Duration
 	db                                                    storeFlags
 	mail                                                  mailFlags
+	webhookAllowPrivate                                   bool
+	webhookTimeout                                        time.Duration
 }
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -121,6 +124,8 @@ func parseServeFlags(args []string, stderr io.Writer) (serveFlags, error) {
 	fs.IntVar(&f.maxConnsPerAddr, "max-conns-per-addr", 0, "cap on open connections from one client IP (0: a quarter of --max-conns)")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", 30*time.Second, "how long an idle keep-alive connection stays open")
 	fs.StringVar(&f.logFormat, "log-format", "auto", "log format: auto (JSON unless stderr is a terminal), json or text")
+	fs.BoolVar(&f.webhookAllowPrivate, "webhook-allow-private", false, "let webhook URLs reach loopback and private networks, over http too (an office server delivering inside its LAN)")
+	fs.DurationVar(&f.webhookTimeout, "webhook-timeout", webhook.DefaultTimeout, "how long one webhook delivery attempt may take")
 	databaseFlag(fs, &f.db)
 	mailFlag(fs, &f.mail)
 	if err := parse(fs, args); err != nil {
@@ -206,13 +211,15 @@ func newHTTPServer(ctx context.Context, f serveFlags, st store.Store, ln *serveL
 	}
 	cfg := apiserver.Config{
 		PublicURL: f.publicURL, StrictSigning: f.strict, TrustForwarded: f.trustForwarded, Logger: log,
-		DeviceKey: devKey, Mail: mailCfg,
+		DeviceKey: devKey, Mail: mailCfg, WebhookAllowPrivate: f.webhookAllowPrivate,
 	}
 	if pg, ok := st.(*pgstore.Store); ok {
 		// Replicas share the failed sign-in counts, so the lockout holds
 		// however requests are spread over them.
 		cfg.SignInCounter = pg.SignInCounter(lockout.Default)
 	}
+	stopWebhooks := startWebhooks(st, &cfg, f.webhookTimeout, log)
+	defer stopWebhooks()
 	api := apiserver.New(cfg, st)
 	return &http.Server{
 		Handler:           withProbes(api, st),

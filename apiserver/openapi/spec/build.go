@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -34,7 +35,7 @@ func Build() ([]byte, error) {
 			"description", "The public Proposal Management API (proposal-api.md) with the wire details of contract.md. Operations are numbered as in the spec. Routes beyond the spec's 15 operations that Portal does not document are marked `x-extension: true`; the people endpoints are Portal-documented and carry no mark. `x-operation` names the rule-engine operation; `x-requires-subscription` says whether a lapsed subscription makes it 402 (reads of single documents, the exchange and the extension reads stay available so a lapsed dealer can open and sync what they have). Bodies are JSON or forms; responses are JSON with lower-camelCase names; writes are POST. Money is decimal, rounded half away from zero to the currency's minor unit per line and per tax amount.",
 			"license", o("name", "Proprietary", "identifier", "LicenseRef-Proprietary")),
 		"servers", []any{o("url", "{base_url}", "variables", o("base_url", o("default", "http://127.0.0.1:8080")))},
-		"tags", []any{o("name", "Proposals"), o("name", "Authentication"), o("name", "People"),
+		"tags", []any{o("name", "Proposals"), o("name", "Authentication"), o("name", "People"), o("name", "Webhooks", "description", "Webhook subscriptions (Admin only) and Zapier's polling triggers."),
 			o("name", "Extensions", "description", "x-extension routes: what the desktop client needs, and the Admin-only exports and documents.")},
 		"security", signed(),
 		"paths", paths,
@@ -58,6 +59,7 @@ var pathParamRE = regexp.MustCompile(`\{(\w+)\}`)
 // alphabetical order and GET before POST.
 func buildPaths(routes []apiserver.Route) (*obj, error) {
 	docs := readDocs()
+	maps.Copy(docs, webhookDocs())
 	es := enums()
 	slices.SortFunc(routes, func(a, b apiserver.Route) int {
 		if c := strings.Compare(a.Pattern, b.Pattern); c != 0 {

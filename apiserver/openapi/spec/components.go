@@ -12,6 +12,8 @@ var pathParams = []struct{ name, doc string }{
 	{"ContactId", "Contact (person) ID of the same account."},
 	{"LocationId", "Location ID; must belong to the proposal's contact."},
 	{"PersonId", "Person (contact) ID."},
+	{"SubscriptionId", "Webhook subscription ID (of the account)."},
+	{"DeliveryId", "A delivery of the subscription (deliveryId of its log)."},
 }
 
 func parameters() *obj {

@@ -33,6 +33,7 @@ type demoAPI struct {
 	schema *validator
 	// checked counts the responses validated, per route.
 	checked map[string]int
+	st      *boltstore.Store
 }
 
 func startDemo(t *testing.T) *demoAPI {
@@ -52,7 +53,7 @@ func startDemo(t *testing.T) *demoAPI {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &demoAPI{t: t, srv: srv, creds: creds, schema: v, checked: map[string]int{}}
+	return &demoAPI{t: t, srv: srv, creds: creds, schema: v, checked: map[string]int{}, st: st}
 }
 
 // A call is one signed request, named by its route so that its response
@@ -327,6 +328,8 @@ func TestDemoResponsesMatchSchemas(t *testing.T) {
 	d.do(call{method: "GET", pattern: "/public/catalog/changes", path: "/public/catalog/changes?Limit=3", key: admin, want: 200})
 	d.do(call{method: "POST", pattern: "/public/catalog/import", path: "/public/catalog/import?Mode=Merge", key: admin, want: 200,
 		body: csvText("ItemType,Name,SellPrice,Brand,PartNumber\r\nPart,Test speaker,199.00,Acme,ACME-1\r\n")})
+
+	d.webhooks(admin, users[0].ID)
 
 	// Errors, in the error body's schema.
 	d.do(call{method: "GET", pattern: "/public/proposals/{ProposalId}", path: "/public/proposals/999999999", key: admin, want: 404})

@@ -247,6 +247,7 @@ func schemas() ([]named, error) {
 				"required", []string{"apiKey", "deviceToken"}, "additionalProperties", str()),
 		}},
 	}
+	ns = append(ns, webhookSchemas(server)...)
 	for name := range body {
 		if !used[name] {
 			return nil, fmt.Errorf("apiserver.BodyTypes has %s, which no schema describes", name)

@@ -52,9 +52,11 @@ func migrations() ([]migration, error) {
 		ms = append(ms, migration{v, e.Name(), string(data)})
 	}
 	slices.SortFunc(ms, func(a, b migration) int { return a.version - b.version })
+	// Versions increase; a gap is a number given to a change made in
+	// parallel, still to be merged.
 	for i, m := range ms {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %s: expected version %d", m.name, i+1)
+		if m.version < 1 || i > 0 && m.version == ms[i-1].version {
+			return nil, fmt.Errorf("migration %s: version %d is not after the one before", m.name, m.version)
 		}
 	}
 	return ms, nil
@@ -63,7 +65,10 @@ func migrations() ([]migration, error) {
 // SchemaVersion is the schema this code writes.
 func SchemaVersion() int {
 	ms, _ := migrations()
-	return len(ms)
+	if len(ms) == 0 {
+		return 0
+	}
+	return ms[len(ms)-1].version
 }
 
 // Migrate brings the database to this server's schema: each migration not
@@ -87,15 +92,21 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) (int, error) {
 		version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
+	// Each migration not recorded runs, in order: numbers given to
+	// changes made in parallel may arrive after a later one ran.
 	var current int
-	if err := conn.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&current); err != nil {
+	var done []int32
+	if err := conn.QueryRow(ctx, "SELECT coalesce(max(version), 0), coalesce(array_agg(version), '{}') FROM schema_migrations").Scan(&current, &done); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
-	if current > len(ms) {
-		return 0, fmt.Errorf("%w: database has version %d, this server knows up to %d", ErrSchemaTooNew, current, len(ms))
+	if last := ms[len(ms)-1].version; current > last {
+		return 0, fmt.Errorf("%w: database has version %d, this server knows up to %d", ErrSchemaTooNew, current, last)
 	}
 	applied := 0
-	for _, m := range ms[current:] {
+	for _, m := range ms {
+		if slices.Contains(done, int32(m.version)) {
+			continue
+		}
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, m.sql); err != nil {
 				return err

@@ -16,12 +16,8 @@ import (
 // replicas opens the fixture's database a second time: two stores with
 // their own pools, as two server processes would have.
 func replicas(t *testing.T) (*storetest.Fixture, [2]store.Store) {
-	f := storetest.NewFixture(t, backend)
-	second, err := Open(ctx, f.S.(*Store).url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { second.Close() })
+	f, rs := replicasTB(t)
+	second := rs[1]
 	if second.StoreID() != f.S.StoreID() {
 		t.Fatalf("store IDs differ: %s, %s", second.StoreID(), f.S.StoreID())
 	}
