@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"proposaldesk"
 	"proposaldesk/apiserver"
 	"proposaldesk/apiserver/connlimit"
 	"proposaldesk/apiserver/demo"
@@ -198,7 +199,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer stop()
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", baseURL, "data", f.data, "demo", f.demo, "tls", tlsCfg != nil)
+	log.Info("listening", "version", proposaldesk.Version, "addr", ln.Addr().String(), "baseUrl", baseURL, "data", f.data, "demo", f.demo, "tls", tlsCfg != nil)
 
 	select {
 	case err := <-serveErr:
