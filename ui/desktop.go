@@ -54,6 +54,8 @@ type Options struct {
 	ManualSync bool
 	// Icon is the window icon.
 	Icon fyne.Resource
+	// Version is the app's version, shown in Help > About.
+	Version string
 }
 
 // Desktop is the app's main window and its signed-in session.
@@ -488,6 +490,7 @@ func (d *Desktop) installMenu() {
 		fyne.NewMenu("File", item("New proposal", fyne.KeyN, d.NewProposal), item("Sync now", fyne.KeyR, d.SyncNow),
 			fyne.NewMenuItemSeparator(), exportSearch, exportPDFs),
 		fyne.NewMenu("Edit", item("Find proposals", fyne.KeyF, d.FocusSearch), item("New customer for this proposal…", "", d.NewCustomer)),
+		fyne.NewMenu("Help", item(aboutLabel, "", d.About)),
 	))
 }
 
