@@ -110,8 +110,9 @@ linux() {
   # fyne rewrites FyneApp.toml (bumps Build): keep the committed one.
   (cd tools && go build -o ../bin/fyne fyne.io/tools/cmd/fyne)
   cp FyneApp.toml bin/FyneApp.toml.keep
-  cp bin/release/desktop bin/desktop-fyne
-  ./bin/fyne package -os linux --src cmd/desktop --exe "$PWD/bin/desktop-fyne" --icon "$PWD/assets/icon.png" \
+  mkdir -p bin/fyne-stage
+  cp bin/release/desktop bin/fyne-stage/proposal-desk
+  ./bin/fyne package -os linux --src cmd/desktop --exe "$PWD/bin/fyne-stage/proposal-desk" --icon "$PWD/assets/icon.png" \
     --name "Proposal Desk" --app-id io.proposaldesk.desktop --app-version "$version" --release
   mv bin/FyneApp.toml.keep FyneApp.toml
   mv -f ./*.tar.xz "$dist/ProposalDesk-$version-linux-amd64.tar.xz"

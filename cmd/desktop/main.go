@@ -146,7 +146,14 @@ func usage() {
 // script types into it). The report is written again every half second,
 // so the script can read what its typing led to.
 func smokeReport(d *ui.Desktop, path string, openFirst, export, contact bool) {
-	deadline := time.Now().Add(45 * time.Second)
+	// Under Wine on a loaded 2-core machine signing in and the first sync
+	// can take longer than natively: PD_SMOKE_WAIT (a duration) waits
+	// longer.
+	wait := 45 * time.Second
+	if d, err := time.ParseDuration(os.Getenv("PD_SMOKE_WAIT")); err == nil {
+		wait = d
+	}
+	deadline := time.Now().Add(wait)
 	var snap ui.Snapshot
 	for time.Now().Before(deadline) {
 		time.Sleep(250 * time.Millisecond)
