@@ -123,10 +123,12 @@ run restart bin/win/ProposalDesk.exe # no --demo-user: the key comes from the cr
 
 wine msiexec /i "$(winepath -w "$msi")" /qn >"$work/msiexec-install.log" 2>&1 || fail "msiexec /i failed"
 installed="$WINEPREFIX/drive_c/Program Files/Proposal Desk/ProposalDesk.exe"
-shortcut="$WINEPREFIX/drive_c/ProgramData/Microsoft/Windows/Start Menu/Programs/Proposal Desk.lnk"
+# The all-users Start menu on Windows; Wine puts a per-machine shortcut
+# in the user's.
+start_menu_lnk() { find "$WINEPREFIX/drive_c/ProgramData" "$WINEPREFIX/drive_c/users" -path '*/Start Menu/Programs/Proposal Desk.lnk' 2>/dev/null | head -1; }
 uninstall_entry() { wine reg query 'HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall' /s 2>/dev/null | tr -d '\r' | grep -q 'DisplayName.*Proposal Desk'; }
 [ -f "$installed" ] || fail "msiexec installed no $installed"
-[ -f "$shortcut" ] || fail "msiexec made no Start-menu shortcut ($shortcut)"
+[ -n "$(start_menu_lnk)" ] || fail "msiexec made no Start-menu shortcut Proposal Desk.lnk"
 uninstall_entry || fail "no uninstall entry named Proposal Desk"
 got=$(wine 'C:\Program Files\Proposal Desk\ProposalDesk.exe' --version 2>/dev/null | tr -d '\r')
 [ "$got" = "Proposal Desk desktop $version" ] || fail "the installed .exe's --version says \"$got\", want $version"
@@ -135,7 +137,7 @@ run installed 'C:\Program Files\Proposal Desk\ProposalDesk.exe'
 
 wine msiexec /x "$(winepath -w "$msi")" /qn >"$work/msiexec-uninstall.log" 2>&1 || fail "msiexec /x failed"
 [ ! -e "$installed" ] || fail "msiexec /x left $installed"
-[ ! -e "$shortcut" ] || fail "msiexec /x left the Start-menu shortcut"
+[ -z "$(start_menu_lnk)" ] || fail "msiexec /x left the Start-menu shortcut"
 uninstall_entry && fail "msiexec /x left the uninstall entry"
 
 echo "smoke-windows: ok"
