@@ -28,19 +28,23 @@ grep -Eq "^\s*Version\s*=\s*\"$version\"" FyneApp.toml || fail "FyneApp.toml's V
 
 # The MSI: msiinfo export prints a table as tab-separated rows.
 file_table=$(msiinfo export "$msi" File)
-echo "$file_table" | grep -q 'ProposalDesk.exe' || fail "the MSI's File table has no ProposalDesk.exe:"$'\n'"$file_table"
+grep -q 'ProposalDesk.exe' <<<"$file_table" || fail "the MSI's File table has no ProposalDesk.exe:"$'\n'"$file_table"
 shortcut=$(msiinfo export "$msi" Shortcut)
 # Shortcut row: Shortcut, Directory_, Name, Component_, Target, ...
-echo "$shortcut" | awk -F'\t' '$2 == "ProgramMenuFolder" && $3 ~ /Proposal Desk/ && $5 ~ /ProposalDesk.exe/ { ok = 1 } END { exit !ok }' ||
+awk -F'\t' '$2 == "ProgramMenuFolder" && $3 ~ /Proposal Desk/ && $5 ~ /ProposalDesk.exe/ { ok = 1 } END { exit !ok }' <<<"$shortcut" ||
   fail "the MSI has no Start-menu shortcut to ProposalDesk.exe:"$'\n'"$shortcut"
 props=$(msiinfo export "$msi" Property)
-prop() { echo "$props" | awk -F'\t' -v k="$1" '$1 == k { sub(/\r$/, "", $2); print $2 }'; }
+prop() { awk -F'\t' -v k="$1" '$1 == k { sub(/\r$/, "", $2); print $2 }' <<<"$props"; }
 [ "$(prop ProductVersion)" = "$version" ] || fail "the MSI's ProductVersion is $(prop ProductVersion), want $version"
 [ "$(prop UpgradeCode)" = "{0B531938-A550-4408-90A0-8437EA50E5F9}" ] || fail "the MSI's UpgradeCode is $(prop UpgradeCode): it must never change"
 [ "$(prop ARPPRODUCTICON)" = "ProposalDesk.ico" ] || fail "the MSI gives the uninstall entry no icon"
-msiinfo export "$msi" Upgrade | grep -q '{0B531938-A550-4408-90A0-8437EA50E5F9}' || fail "the MSI has no Upgrade row: a newer MSI would install beside an older one"
+upgrade=$(msiinfo export "$msi" Upgrade)
+grep -q '{0B531938-A550-4408-90A0-8437EA50E5F9}' <<<"$upgrade" || fail "the MSI has no Upgrade row: a newer MSI would install beside an older one"
 
-unzip -l "$zipf" | grep -q "ProposalDesk-$version/ProposalDesk.exe" || fail "the zip has no ProposalDesk-$version/ProposalDesk.exe"
+# Listings are read whole first: grep -q stops reading early, and under
+# pipefail the writer's SIGPIPE would fail the check.
+zip_list=$(unzip -l "$zipf")
+grep -q "ProposalDesk-$version/ProposalDesk.exe" <<<"$zip_list" || fail "the zip has no ProposalDesk-$version/ProposalDesk.exe"
 
 # The .debs: fields, files, and the binaries' --version from inside them.
 work=$(mktemp -d)
@@ -60,6 +64,7 @@ got=$("$work/desk/usr/bin/proposal-desk" --version)
 got=$("$work/srv/usr/bin/proposal-desk-server" --version)
 [ "$got" = "Proposal Desk server $version" ] || fail "proposal-desk-server --version says \"$got\", want $version"
 
-tar -tJf "$tarf" | grep -q 'usr/local/bin/proposal-desk$' || fail "the tar has no binary"
+tar_list=$(tar -tJf "$tarf")
+grep -q 'usr/local/bin/proposal-desk$' <<<"$tar_list" || fail "the tar has no binary"
 
 echo "check-packages: ok ($version)"

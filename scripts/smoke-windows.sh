@@ -119,6 +119,10 @@ appdata=$(echo "$WINEPREFIX"/drive_c/users/*/AppData/Roaming)
 run first bin/win/ProposalDesk.exe --demo-user Sales
 [ -f "$appdata/ProposalDesk/session.json" ] || fail "no session in %AppData%\\ProposalDesk (the default data folder)"
 
+# go-keyring's wincred names a credential SERVICE:USER; Wine keeps its
+# credential store in the registry.
+wine reg query 'HKCU\Software\Wine\Credential Manager' /s 2>/dev/null | tr -d '\r' | grep -q 'proposal-desk:' ||
+  fail "no proposal-desk credential in the credential store"
 run restart bin/win/ProposalDesk.exe # no --demo-user: the key comes from the credential store
 
 wine msiexec /i "$(winepath -w "$msi")" /qn >"$work/msiexec-install.log" 2>&1 || fail "msiexec /i failed"
