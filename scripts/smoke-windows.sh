@@ -8,8 +8,9 @@
 #      %AppData%\ProposalDesk and draw a non-blank window;
 #   2. start it again without signing in: it must come back signed in
 #      from Windows' credential store (Wine's);
-#   3. msiexec /i the MSI quietly: the .exe, the Start-menu shortcut and
-#      the uninstall entry appear; start the installed .exe (signed in,
+#   3. msiexec /i an older MSI, then this one quietly: it replaces the
+#      older one; the .exe, the Start-menu shortcut and one uninstall
+#      entry appear; start the installed .exe (signed in,
 #      synced); msiexec /x removes all three.
 # Prints the seconds from starting the .exe to signed in and synced.
 # Debian 12's Wine 8.0 lacks ProcessPrng, which Go's runtime calls at
@@ -125,12 +126,22 @@ wine reg query 'HKCU\Software\Wine\Credential Manager' /s 2>/dev/null | tr -d '\
   fail "no proposal-desk credential in the credential store"
 run restart bin/win/ProposalDesk.exe # no --demo-user: the key comes from the credential store
 
+# An older MSI first (the same files, version 0.0.0): the real one must
+# replace it through the upgrade code, leaving one uninstall entry.
+wixl -a x64 -D Version=0.0.0 -D Exe=bin/win/ProposalDesk.exe -D Icon=bin/win/ProposalDesk.ico \
+  -o "$work/old.msi" packaging/windows/ProposalDesk.wxs
+uninstall_entries() { wine reg query 'HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall' /s 2>/dev/null | tr -d '\r'; }
+wine msiexec /i "$(winepath -w "$work/old.msi")" /qn >"$work/msiexec-old.log" 2>&1 || fail "msiexec /i of the older MSI failed"
 wine msiexec /i "$(winepath -w "$msi")" /qn >"$work/msiexec-install.log" 2>&1 || fail "msiexec /i failed"
+entries=$(uninstall_entries)
+n=$(grep -c 'DisplayName.*REG_SZ.*Proposal Desk$' <<<"$entries" || true)
+[ "$n" = 1 ] || fail "$n uninstall entries named Proposal Desk after upgrading 0.0.0 to $version, want 1"
+grep -q "DisplayVersion.*REG_SZ.*$version\$" <<<"$entries" || fail "the uninstall entry does not say version $version"
 installed="$WINEPREFIX/drive_c/Program Files/Proposal Desk/ProposalDesk.exe"
 # The all-users Start menu on Windows; Wine puts a per-machine shortcut
 # in the user's.
 start_menu_lnk() { find "$WINEPREFIX/drive_c/ProgramData" "$WINEPREFIX/drive_c/users" -path '*/Start Menu/Programs/Proposal Desk.lnk' 2>/dev/null | head -1; }
-uninstall_entry() { wine reg query 'HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall' /s 2>/dev/null | tr -d '\r' | grep -q 'DisplayName.*Proposal Desk'; }
+uninstall_entry() { grep -q 'DisplayName.*REG_SZ.*Proposal Desk$' <<<"$(uninstall_entries)"; }
 [ -f "$installed" ] || fail "msiexec installed no $installed"
 [ -n "$(start_menu_lnk)" ] || fail "msiexec made no Start-menu shortcut Proposal Desk.lnk"
 uninstall_entry || fail "no uninstall entry named Proposal Desk"
