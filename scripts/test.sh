@@ -70,6 +70,13 @@ XDG_DATA_HOME="$keyring_home" PD_REQUIRE_KEYRING=1 dbus-run-session -- bash -c \
   'echo -n ci-keyring | gnome-keyring-daemon --unlock --components=secrets >/dev/null; run_tests' \
   2> >(grep -v "Failed to set fd limit" >&2)
 
+# The Windows build under Wine, and the packages (scripts/package.sh,
+# the same build as `make package`). A cold Windows build is 10 minutes
+# or more on 2 cores; warm, a relink.
+smoke_start=$SECONDS
+./scripts/smoke-windows.sh
+echo "test: Windows smoke run and packages took $((SECONDS - smoke_start)) s"
+
 # Fuzz each target briefly; the seed corpora under testdata/ already ran above.
 fuzz_files=$(grep -rl --include='*_test.go' '^func Fuzz' . || true)
 for f in $fuzz_files; do

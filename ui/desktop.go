@@ -54,6 +54,8 @@ type Options struct {
 	ManualSync bool
 	// Icon is the window icon.
 	Icon fyne.Resource
+	// Version is the app's version, shown in Help > About.
+	Version string
 }
 
 // Desktop is the app's main window and its signed-in session.
@@ -508,6 +510,7 @@ func (d *Desktop) installMenu() {
 			fyne.NewMenuItemSeparator(), exportSearch, exportPDFs),
 		fyne.NewMenu("Edit", item("Find proposals", fyne.KeyF, d.FocusSearch), item("New customer for this proposal…", "", d.NewCustomer)),
 		fyne.NewMenu("View", item("Hide or show the proposal list", listKey, d.ToggleList)),
+		fyne.NewMenu("Help", item(aboutLabel, "", d.About)),
 	))
 }
 

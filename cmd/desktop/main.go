@@ -2,6 +2,7 @@
 // offline proposal workspace that syncs with the server.
 //
 //	desktop [--data DIR] [--server URL | --connect FILE] [--demo-user ROLE]
+//	desktop --version
 //
 // --connect takes the connection file `server apps create` writes, or a
 // demo server's demo.json; with --demo-user the app signs in as the
@@ -23,6 +24,7 @@ import (
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 
+	"proposaldesk"
 	"proposaldesk/assets"
 	_ "proposaldesk/cmd/desktop/locale" // before Fyne reads the locale
 	syncer "proposaldesk/sync"
@@ -50,10 +52,15 @@ func main() {
 	server := flag.String("server", "", "server base `URL` to pre-fill on the sign-in form")
 	connect := flag.String("connect", "", "connection `FILE` (from \"server apps create\") or a demo server's demo.json")
 	demoUser := flag.String("demo-user", "", "with --connect DEMO.JSON, sign in as the demo user of this `ROLE` (Admin, Sales, Viewer)")
+	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Usage = usage
 	flag.Parse()
+	if *showVersion {
+		fmt.Printf("Proposal Desk desktop %s\n", proposaldesk.Version)
+		return
+	}
 
-	opts := ui.Options{DataDir: *dataDir, Icon: fyne.NewStaticResource("icon.png", assets.Icon)}
+	opts := ui.Options{DataDir: *dataDir, Icon: fyne.NewStaticResource("icon.png", assets.Icon), Version: proposaldesk.Version}
 	switch {
 	case *connect != "":
 		c, err := syncer.LoadConnection(*connect)
@@ -121,11 +128,11 @@ func markMigratedToFyneDo(a fyne.App) {
 // usage prints the flags as the README writes them: --name ARG.
 func usage() {
 	w := flag.CommandLine.Output()
-	fmt.Fprintln(w, "Usage: desktop [--data DIR] [--server URL | --connect FILE] [--demo-user ROLE]")
+	fmt.Fprintln(w, "Usage: desktop [--data DIR] [--server URL | --connect FILE] [--demo-user ROLE] | --version")
 	flag.VisitAll(func(f *flag.Flag) {
 		arg, text := flag.UnquoteUsage(f)
 		fmt.Fprintf(w, "  --%s %s\n    \t%s", f.Name, arg, text)
-		if f.DefValue != "" {
+		if f.DefValue != "" && f.DefValue != "false" {
 			fmt.Fprintf(w, " (default %q)", f.DefValue)
 		}
 		fmt.Fprintln(w)
@@ -139,7 +146,14 @@ func usage() {
 // script types into it). The report is written again every half second,
 // so the script can read what its typing led to.
 func smokeReport(d *ui.Desktop, path string, openFirst, export, contact bool) {
-	deadline := time.Now().Add(45 * time.Second)
+	// Under Wine on a loaded 2-core machine signing in and the first sync
+	// can take longer than natively: PD_SMOKE_WAIT (a duration) waits
+	// longer.
+	wait := 45 * time.Second
+	if d, err := time.ParseDuration(os.Getenv("PD_SMOKE_WAIT")); err == nil {
+		wait = d
+	}
+	deadline := time.Now().Add(wait)
 	var snap ui.Snapshot
 	for time.Now().Before(deadline) {
 		time.Sleep(250 * time.Millisecond)
@@ -222,7 +236,9 @@ func smokePicker(d *ui.Desktop, search string) {
 	}
 }
 
-// defaultDataDir is the OS's per-user config folder.
+// defaultDataDir is the OS's per-user config folder: %AppData% on
+// Windows (roaming, so a domain profile carries it), ~/.config on Linux,
+// ~/Library/Application Support on macOS.
 func defaultDataDir() string {
 	dir, err := os.UserConfigDir()
 	if err != nil {

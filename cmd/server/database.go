@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"proposaldesk"
 	"proposaldesk/apiserver/demo"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/store/boltstore"
@@ -86,9 +87,10 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // pinger is a store that can tell whether its database answers.
 type pinger interface{ Ping(context.Context) error }
 
-// withProbes answers GET /healthz (the process is up) and GET /readyz
-// (its database answers, so a proxy sends it traffic) before the API.
-// Both are unsigned and say nothing about the data.
+// withProbes answers GET /healthz (the process is up, and which version
+// it runs, so a rollout can be watched) and GET /readyz (its database
+// answers, so a proxy sends it traffic) before the API. Both are
+// unsigned and say nothing about the data.
 func withProbes(api http.Handler, st store.Store) http.Handler {
 	// A path test rather than a ServeMux in front: every API request
 	// passes here, and the API routes it once itself.
@@ -99,7 +101,8 @@ func withProbes(api http.Handler, st store.Store) http.Handler {
 		}
 		switch r.URL.Path {
 		case "/healthz":
-			w.Write([]byte("ok\n"))
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(healthzBody)
 		case "/readyz":
 			if p, ok := st.(pinger); ok {
 				ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
@@ -115,6 +118,9 @@ func withProbes(api http.Handler, st store.Store) http.Handler {
 		}
 	})
 }
+
+// healthzBody is /healthz's answer: fixed for the life of the process.
+var healthzBody = []byte(`{"status":"ok","version":"` + proposaldesk.Version + `"}` + "\n")
 
 // openServeStore opens serve's store: PostgreSQL with --database, else
 // the bbolt file in --data (which one process holds at a time).

@@ -30,6 +30,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"proposaldesk"
 )
 
 const usage = `Usage: server <command> [flags]
@@ -47,6 +49,7 @@ Commands:
   migrate-data          copy a bbolt data folder into an empty PostgreSQL database
   load                  load-test a running server on loopback
   export                export proposals (CSV, JSON Lines) or one PDF, as an Admin
+  version               print the version (also --version)
 
 Run "server <command> --help" for the command's flags. Every flag can
 also come from the environment: PD_<FLAG NAME> in upper case with dashes
@@ -76,6 +79,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if len(args) == 0 {
 			return 2
 		}
+		return 0
+	}
+	if args[0] == "version" || args[0] == "--version" || args[0] == "-version" {
+		fmt.Fprintf(stdout, "Proposal Desk server %s\n", proposaldesk.Version)
 		return 0
 	}
 	cmd, rest := args[0], args[1:]

@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"proposaldesk"
 	"proposaldesk/apiserver"
 	"proposaldesk/apiserver/adminrpc"
 	"proposaldesk/apiserver/connlimit"
@@ -266,7 +267,7 @@ func serveUntilSignal(ctx context.Context, srv *http.Server, api *apiserver.Serv
 	// several replicas: apiserver.ExpireDue).
 	go api.RunExpiries(sigCtx, time.Minute)
 	// Only now: whoever waits for this line may signal at once.
-	log.Info("listening", "addr", ln.Addr().String(), "baseUrl", ln.baseURL, "data", f.data, "demo", f.demo, "tls", ln.tls)
+	log.Info("listening", "version", proposaldesk.Version, "addr", ln.Addr().String(), "baseUrl", ln.baseURL, "data", f.data, "demo", f.demo, "tls", ln.tls)
 	select {
 	case err := <-serveErr:
 		if admin != nil {
