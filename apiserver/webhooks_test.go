@@ -628,9 +628,9 @@ func TestEventBodyJSON(t *testing.T) {
 	at := time.Date(2026, 5, 1, 12, 30, 15, 123456789, time.FixedZone("X", 3600))
 	got := eventBodyJSON(app.EventProposalStatusChanged, at, data)
 	want, err := json.Marshal(struct {
-		Type      app.WebhookEventType   `json:"type"`
-		Timestamp time.Time       `json:"timestamp"`
-		Data      json.RawMessage `json:"data"`
+		Type      app.WebhookEventType `json:"type"`
+		Timestamp time.Time            `json:"timestamp"`
+		Data      json.RawMessage      `json:"data"`
 	}{app.EventProposalStatusChanged, at.UTC(), data})
 	if err != nil {
 		t.Fatal(err)

@@ -79,7 +79,7 @@ func (m *AddItem) Creates(*Proposal) []NewID {
 	}}}
 }
 
-func (m *AddItem) Writes() []Field     { return []Field{ItemField(m.ItemID, "quantity")} }
+func (m *AddItem) Writes() []Field            { return []Field{ItemField(m.ItemID, "quantity")} }
 func (m *AddItem) Events() []WebhookEventType { return causesUpdated }
 
 func (m *AddItem) Describe() string {

@@ -32,9 +32,9 @@ func (m *SetArchived) Params() []Param {
 	}
 }
 
-func (m *SetArchived) Creates(*Proposal) []NewID { return nil }
-func (m *SetArchived) Writes() []Field           { return []Field{FieldArchived} }
-func (m *SetArchived) Events() []WebhookEventType       { return causesUpdated }
+func (m *SetArchived) Creates(*Proposal) []NewID  { return nil }
+func (m *SetArchived) Writes() []Field            { return []Field{FieldArchived} }
+func (m *SetArchived) Events() []WebhookEventType { return causesUpdated }
 
 func (m *SetArchived) Describe() string {
 	if m.IsArchived {

@@ -32,10 +32,10 @@ func (m *AssignContact) Params() []Param {
 	return []Param{proposalParam(&m.ID), PathID("ContactId", &m.ContactID)}
 }
 
-func (m *AssignContact) Creates(*Proposal) []NewID { return nil }
-func (m *AssignContact) Writes() []Field           { return []Field{FieldCustomer, FieldCustomerLocation} }
-func (m *AssignContact) Events() []WebhookEventType       { return causesUpdated }
-func (m *AssignContact) Describe() string          { return "Change the customer" }
+func (m *AssignContact) Creates(*Proposal) []NewID  { return nil }
+func (m *AssignContact) Writes() []Field            { return []Field{FieldCustomer, FieldCustomerLocation} }
+func (m *AssignContact) Events() []WebhookEventType { return causesUpdated }
+func (m *AssignContact) Describe() string           { return "Change the customer" }
 
 func (m *AssignContact) Validate() error {
 	// A negative ID is a contact the desktop created offline.

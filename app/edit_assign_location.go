@@ -31,10 +31,10 @@ func (m *AssignLocation) Params() []Param {
 	return []Param{proposalParam(&m.ID), PathID("LocationId", &m.LocationID)}
 }
 
-func (m *AssignLocation) Creates(*Proposal) []NewID { return nil }
-func (m *AssignLocation) Writes() []Field           { return []Field{FieldCustomerLocation} }
-func (m *AssignLocation) Events() []WebhookEventType       { return causesUpdated }
-func (m *AssignLocation) Describe() string          { return "Change the location" }
+func (m *AssignLocation) Creates(*Proposal) []NewID  { return nil }
+func (m *AssignLocation) Writes() []Field            { return []Field{FieldCustomerLocation} }
+func (m *AssignLocation) Events() []WebhookEventType { return causesUpdated }
+func (m *AssignLocation) Describe() string           { return "Change the location" }
 
 func (m *AssignLocation) Validate() error {
 	// A negative ID is a location the desktop created offline.

@@ -140,9 +140,9 @@ func walkIDs(p *Proposal) []int64 {
 	return ids
 }
 
-func (m *CopyProposal) Writes() []Field     { return []Field{FieldName} }
+func (m *CopyProposal) Writes() []Field            { return []Field{FieldName} }
 func (m *CopyProposal) Events() []WebhookEventType { return causesCreated }
-func (m *CopyProposal) Describe() string    { return "Copy the proposal" }
+func (m *CopyProposal) Describe() string           { return "Copy the proposal" }
 
 func (m *CopyProposal) Validate() error {
 	if m.Name != nil {

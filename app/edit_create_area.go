@@ -63,9 +63,9 @@ func (m *CreateArea) Creates(*Proposal) []NewID {
 	}
 }
 
-func (m *CreateArea) Writes() []Field     { return []Field{AreaField(m.AreaID, "name")} }
+func (m *CreateArea) Writes() []Field            { return []Field{AreaField(m.AreaID, "name")} }
 func (m *CreateArea) Events() []WebhookEventType { return causesUpdated }
-func (m *CreateArea) Describe() string    { return "Add area " + m.Name }
+func (m *CreateArea) Describe() string           { return "Add area " + m.Name }
 
 func (m *CreateArea) apply(p *Proposal, env *Env) error {
 	if err := checkEditable(p); err != nil {

@@ -36,9 +36,9 @@ func (m *CreateProposal) Creates(*Proposal) []NewID {
 	return []NewID{{ID: &m.ID, Find: func(_, after *Proposal) (int64, bool) { return after.ID, true }}}
 }
 
-func (m *CreateProposal) Writes() []Field     { return []Field{FieldName, FieldSalesPerson} }
+func (m *CreateProposal) Writes() []Field            { return []Field{FieldName, FieldSalesPerson} }
 func (m *CreateProposal) Events() []WebhookEventType { return causesCreated }
-func (m *CreateProposal) Describe() string    { return "Create the proposal" }
+func (m *CreateProposal) Describe() string           { return "Create the proposal" }
 
 func (m *CreateProposal) Validate() error {
 	if m.SalesPersonID <= 0 {

@@ -31,10 +31,10 @@ func (m *SetDescription) Params() []Param {
 	}
 }
 
-func (m *SetDescription) Creates(*Proposal) []NewID { return nil }
-func (m *SetDescription) Writes() []Field           { return []Field{FieldProjectDescription} }
-func (m *SetDescription) Events() []WebhookEventType       { return causesUpdated }
-func (m *SetDescription) Describe() string          { return "Change the project description" }
+func (m *SetDescription) Creates(*Proposal) []NewID  { return nil }
+func (m *SetDescription) Writes() []Field            { return []Field{FieldProjectDescription} }
+func (m *SetDescription) Events() []WebhookEventType { return causesUpdated }
+func (m *SetDescription) Describe() string           { return "Change the project description" }
 
 func (m *SetDescription) apply(p *Proposal, env *Env) error {
 	if err := checkEditable(p); err != nil {

@@ -32,10 +32,10 @@ func (m *SetInternalNotes) Params() []Param {
 	}
 }
 
-func (m *SetInternalNotes) Creates(*Proposal) []NewID { return nil }
-func (m *SetInternalNotes) Writes() []Field           { return []Field{FieldInternalNotes} }
-func (m *SetInternalNotes) Events() []WebhookEventType       { return causesUpdated }
-func (m *SetInternalNotes) Describe() string          { return "Change the installer notes" }
+func (m *SetInternalNotes) Creates(*Proposal) []NewID  { return nil }
+func (m *SetInternalNotes) Writes() []Field            { return []Field{FieldInternalNotes} }
+func (m *SetInternalNotes) Events() []WebhookEventType { return causesUpdated }
+func (m *SetInternalNotes) Describe() string           { return "Change the installer notes" }
 
 func (m *SetInternalNotes) apply(p *Proposal, env *Env) error {
 	p.InternalNotes = m.InternalNotes

@@ -34,9 +34,9 @@ func (m *SetOptionStatus) Params() []Param {
 	}
 }
 
-func (m *SetOptionStatus) Creates(*Proposal) []NewID { return nil }
-func (m *SetOptionStatus) Writes() []Field           { return []Field{OptionField(m.OptionID, "status")} }
-func (m *SetOptionStatus) Events() []WebhookEventType       { return causesUpdated }
+func (m *SetOptionStatus) Creates(*Proposal) []NewID  { return nil }
+func (m *SetOptionStatus) Writes() []Field            { return []Field{OptionField(m.OptionID, "status")} }
+func (m *SetOptionStatus) Events() []WebhookEventType { return causesUpdated }
 
 func (m *SetOptionStatus) Describe() string {
 	switch s, _ := parseEnum("Status", string(m.Status), OptionStatuses); s {

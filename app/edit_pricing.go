@@ -35,10 +35,10 @@ func (m *SetPricing) Params() []Param {
 	}
 }
 
-func (m *SetPricing) Creates(*Proposal) []NewID { return nil }
-func (m *SetPricing) Writes() []Field           { return []Field{FieldPartsDiscount} }
-func (m *SetPricing) Events() []WebhookEventType       { return causesUpdated }
-func (m *SetPricing) Describe() string          { return "Change the parts discount" }
+func (m *SetPricing) Creates(*Proposal) []NewID  { return nil }
+func (m *SetPricing) Writes() []Field            { return []Field{FieldPartsDiscount} }
+func (m *SetPricing) Events() []WebhookEventType { return causesUpdated }
+func (m *SetPricing) Describe() string           { return "Change the parts discount" }
 
 func (m *SetPricing) Validate() error {
 	if m.DiscountType == nil && m.DiscountPercentage == nil && m.DiscountAmount == nil {

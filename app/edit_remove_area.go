@@ -28,10 +28,10 @@ func (m *RemoveArea) Params() []Param {
 	return []Param{proposalParam(&m.ID), PathID("AreaId", &m.AreaID)}
 }
 
-func (m *RemoveArea) Creates(*Proposal) []NewID { return nil }
-func (m *RemoveArea) Writes() []Field           { return partFields(scopeAreas, m.AreaID, areaFields) }
-func (m *RemoveArea) Events() []WebhookEventType       { return causesUpdated }
-func (m *RemoveArea) Describe() string          { return "Remove an area" }
+func (m *RemoveArea) Creates(*Proposal) []NewID  { return nil }
+func (m *RemoveArea) Writes() []Field            { return partFields(scopeAreas, m.AreaID, areaFields) }
+func (m *RemoveArea) Events() []WebhookEventType { return causesUpdated }
+func (m *RemoveArea) Describe() string           { return "Remove an area" }
 
 func (m *RemoveArea) apply(p *Proposal, env *Env) error {
 	if _, ok := p.Area(m.AreaID); !ok {

@@ -31,9 +31,9 @@ func (m *RemoveItem) Params() []Param {
 func (m *RemoveItem) Creates(*Proposal) []NewID { return nil }
 
 // Writes: every field of the item goes with it.
-func (m *RemoveItem) Writes() []Field     { return partFields(scopeItems, m.ItemID, itemFields) }
+func (m *RemoveItem) Writes() []Field            { return partFields(scopeItems, m.ItemID, itemFields) }
 func (m *RemoveItem) Events() []WebhookEventType { return causesUpdated }
-func (m *RemoveItem) Describe() string    { return "Remove an item" }
+func (m *RemoveItem) Describe() string           { return "Remove an item" }
 
 func (m *RemoveItem) apply(p *Proposal, env *Env) error {
 	_, place, ok := p.Item(m.ItemID)

@@ -33,10 +33,10 @@ func (m *RenameArea) Params() []Param {
 	}
 }
 
-func (m *RenameArea) Creates(*Proposal) []NewID { return nil }
-func (m *RenameArea) Writes() []Field           { return []Field{AreaField(m.AreaID, "name")} }
-func (m *RenameArea) Events() []WebhookEventType       { return causesUpdated }
-func (m *RenameArea) Describe() string          { return "Rename an area to " + m.Name }
+func (m *RenameArea) Creates(*Proposal) []NewID  { return nil }
+func (m *RenameArea) Writes() []Field            { return []Field{AreaField(m.AreaID, "name")} }
+func (m *RenameArea) Events() []WebhookEventType { return causesUpdated }
+func (m *RenameArea) Describe() string           { return "Rename an area to " + m.Name }
 
 func (m *RenameArea) apply(p *Proposal, env *Env) error {
 	a, ok := p.Area(m.AreaID)

@@ -31,10 +31,10 @@ func (m *ChangeStatus) Params() []Param {
 	}
 }
 
-func (m *ChangeStatus) Creates(*Proposal) []NewID { return nil }
-func (m *ChangeStatus) Writes() []Field           { return []Field{FieldStatus} }
-func (m *ChangeStatus) Events() []WebhookEventType       { return causesStatus }
-func (m *ChangeStatus) Describe() string          { return "Move to " + string(m.Status) }
+func (m *ChangeStatus) Creates(*Proposal) []NewID  { return nil }
+func (m *ChangeStatus) Writes() []Field            { return []Field{FieldStatus} }
+func (m *ChangeStatus) Events() []WebhookEventType { return causesStatus }
+func (m *ChangeStatus) Describe() string           { return "Move to " + string(m.Status) }
 
 func (m *ChangeStatus) Validate() error {
 	if _, err := ParseStatus(string(m.Status)); err != nil {

@@ -67,12 +67,12 @@ type WebhookTarget struct {
 
 // WebhookSubscription is a receiver of the account's events.
 type WebhookSubscription struct {
-	ID          int64           `json:"id"`
-	AccountID   int64           `json:"accountId"`
-	URL         string          `json:"url"`
-	Description string          `json:"description"`
+	ID          int64                  `json:"id"`
+	AccountID   int64                  `json:"accountId"`
+	URL         string                 `json:"url"`
+	Description string                 `json:"description"`
 	Events      []app.WebhookEventType `json:"events"`
-	Enabled     bool            `json:"enabled"`
+	Enabled     bool                   `json:"enabled"`
 	// Secret signs the deliveries ("whsec_" + base64); it is a signing
 	// key, kept readable.
 	Secret    string    `json:"secret"`
@@ -113,12 +113,12 @@ func (t WebhookTarget) Wants(e app.WebhookEventType) bool {
 // WebhookEvent is one event: its body is rendered once, when the change
 // commits, and every attempt sends the same bytes.
 type WebhookEvent struct {
-	ID         int64         `json:"id"`
-	AccountID  int64         `json:"accountId"`
-	ProposalID int64         `json:"proposalId"`
+	ID         int64                `json:"id"`
+	AccountID  int64                `json:"accountId"`
+	ProposalID int64                `json:"proposalId"`
 	Type       app.WebhookEventType `json:"type"`
-	At         time.Time     `json:"at"`
-	Body       []byte        `json:"body"`
+	At         time.Time            `json:"at"`
+	Body       []byte               `json:"body"`
 }
 
 // WebhookJob is a claimed delivery with what sending it needs.
@@ -153,12 +153,12 @@ type WebhookOutcome struct {
 
 // WebhookAttempt is one line of a subscription's delivery log.
 type WebhookAttempt struct {
-	ID             int64         `json:"id"`
-	SubscriptionID int64         `json:"subscriptionId"`
-	DeliveryID     int64         `json:"deliveryId"`
-	EventID        int64         `json:"eventId"`
+	ID             int64                `json:"id"`
+	SubscriptionID int64                `json:"subscriptionId"`
+	DeliveryID     int64                `json:"deliveryId"`
+	EventID        int64                `json:"eventId"`
 	Type           app.WebhookEventType `json:"event"`
-	At             time.Time     `json:"at"`
+	At             time.Time            `json:"at"`
 	// StatusCode is the receiver's answer; 0 when none came (refused,
 	// timed out, connection failed).
 	StatusCode int    `json:"statusCode"`
