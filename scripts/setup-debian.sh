@@ -3,7 +3,8 @@
 # the C headers of Fyne's cgo GL driver, Xvfb and friends for real-window
 # smoke tests, gnome-keyring for the real Secret Service, poppler for PDF
 # text checks, PostgreSQL for the pgstore tests (a throwaway cluster each
-# test binary), nginx for the replicas-behind-a-proxy test. Idempotent:
+# test binary), nginx for the replicas-behind-a-proxy test, chromium for
+# the client page's browser tests (chromedp, headless). Idempotent:
 # installs only what is missing.
 set -euo pipefail
 
@@ -14,6 +15,7 @@ pkgs=(
   dbus gnome-keyring
   poppler-utils
   postgresql nginx-light
+  chromium
 )
 
 missing=()
