@@ -227,8 +227,9 @@ func (h *handler) render(v *visit, status int, errText, name, reason string) err
 			pg = page{State: l.state, StateWords: stateWords(l.state), Dealer: l.p.Dealer.CompanyName, Name: l.p.Name, Number: app.FormatID(l.p.Number)}
 			return nil
 		}
-		// A page shown again with a refused form's words is not an open.
-		if status == http.StatusOK {
+		// A page shown again with a refused form's words is not an open,
+		// nor is a HEAD (link previews and mail scanners send them).
+		if status == http.StatusOK && v.r.Method != http.MethodHead {
 			first := app.ClientOpened(l.p, v.now)
 			l.p.LastModifiedDate = app.At(v.now)
 			if err := tx.PutProposal(l.p); err != nil {
