@@ -192,8 +192,8 @@ func TestBrowserClientAccepts(t *testing.T) {
 	if err := app.VerifyEvents(id, events); err != nil {
 		t.Error(err)
 	}
-	if n := len(events); n == 0 || events[n-2].Type != app.EventAccepted || events[n-2].Data["signerName"] != "Ann Lee" ||
-		!strings.Contains(events[n-2].UserAgent, "Chrome") {
+	if n := len(events); n == 0 || events[n-1].Type != app.EventAccepted || events[n-1].Data["signerName"] != "Ann Lee" ||
+		!strings.Contains(events[n-1].UserAgent, "Chrome") {
 		t.Errorf("events %+v", events)
 	}
 }

@@ -40,7 +40,7 @@ const (
 )
 
 // Scenarios lists the valid scenario names.
-var Scenarios = []string{ScenarioGet, ScenarioList, ScenarioCreateArea, ScenarioMixed, ScenarioCatalog, ScenarioFailedSignIn, ScenarioBigText}
+var Scenarios = []string{ScenarioGet, ScenarioList, ScenarioCreateArea, ScenarioMixed, ScenarioCatalog, ScenarioFailedSignIn, ScenarioBigText, ScenarioClientPage}
 
 // Config is one load run.
 type Config struct {
@@ -301,7 +301,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	c := &client{base: strings.TrimRight(cfg.BaseURL, "/"), appID: cfg.AppID, secret: cfg.AppSecret, userKey: key, hc: hc}
 
 	var ids []int64
-	if cfg.Scenario == ScenarioGet || cfg.Scenario == ScenarioMixed {
+	if cfg.Scenario == ScenarioGet || cfg.Scenario == ScenarioMixed || cfg.Scenario == ScenarioClientPage {
 		ids, err = proposalIDs(ctx, c)
 		if err != nil {
 			return Result{}, err
@@ -310,6 +310,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 	if cfg.Scenario == ScenarioCatalog {
 		if err := warmCatalog(ctx, c); err != nil {
+			return Result{}, err
+		}
+	}
+	var links []string
+	if cfg.Scenario == ScenarioClientPage {
+		if links, err = clientLinks(ctx, c, ids, cfg.Clients); err != nil {
 			return Result{}, err
 		}
 	}
@@ -331,6 +337,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			res.errors, res.samples = map[string]int{}, map[string]string{}
 			r := rand.New(rand.NewPCG(uint64(w), uint64(start.UnixNano())))
 			wk := &worker{c: c, cfg: &cfg, id: w, r: r, ids: ids, userID: userID}
+			if links != nil {
+				wk.link = links[w]
+			}
 			for time.Now().Before(deadline) {
 				t0 := time.Now()
 				status, body, err := wk.one(runCtx)
@@ -432,6 +441,7 @@ type worker struct {
 	areas    int
 	seq      int
 	buf      bytes.Buffer // the last answer's body
+	link     string       // client-page: the worker's client link
 }
 
 // do sends a signed request; the body returned is valid until the
@@ -481,6 +491,8 @@ func (w *worker) one(ctx context.Context) (int, []byte, error) {
 		return w.failedSignIn(ctx)
 	case ScenarioBigText:
 		return w.bigText(ctx)
+	case ScenarioClientPage:
+		return w.clientPage(ctx)
 	default:
 		switch n := w.r.IntN(10); {
 		case n < 7:
