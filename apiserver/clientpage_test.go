@@ -150,10 +150,10 @@ func TestClientPageAcceptFlow(t *testing.T) {
 	for _, ev := range events {
 		types = append(types, string(ev.Type))
 	}
-	if got := strings.Join(types, ","); got != "Sent,Opened,OptionChosen,Opened,Accepted,Opened" {
+	if got := strings.Join(types, ","); got != "Sent,Opened,OptionChosen,Accepted" {
 		t.Errorf("events %s", got)
 	}
-	acc := events[4] // Accepted
+	acc := events[3] // Accepted
 	if acc.Data["signerName"] != "Ann <script>x()</script> Lee" || acc.Data["consentVersion"] != app.ConsentVersion ||
 		acc.Data["consentText"] != app.ConsentText || acc.UserAgent != "clienttest/1" || acc.IP != "127.0.0.1" || acc.SnapshotHash != d.ClientLink.SnapshotHash {
 		t.Errorf("the acceptance event: %+v", acc)
@@ -254,5 +254,58 @@ func TestClientPageRateLimit(t *testing.T) {
 	}
 	if status, h, _ := browse(t, "GET", e.srv.URL+"/c/1.2.AAAAAAAAAAAAAAAAAAAAAA", nil); status != 429 || h.Get("Retry-After") == "" {
 		t.Errorf("the 21st guess: %d", status)
+	}
+}
+
+// TestClientPageWeight: a 50-item proposal's page is one HTML document
+// under 100 KB that asks for one stylesheet and nothing else.
+func TestClientPageWeight(t *testing.T) {
+	e := newEnv(t)
+	a := e.main
+	id, _ := clientFixture(t, e)
+	e.update(a.acct.ID, func(tx store.Tx) error {
+		p, err := tx.Proposal(id)
+		if err != nil {
+			return err
+		}
+		o := &p.Areas[0].Options[0]
+		for i := range 50 {
+			o.Items = append(o.Items, app.Item{ID: tx.NextID(), ItemType: app.ItemPart, Brand: "Sonos", Model: "Era 300",
+				Name: "Speaker " + app.FormatID(int64(i)), ClientNote: "Ceiling, white grille", SellPrice: app.MustMoney("449.00"), Quantity: app.MustQuantity("2")})
+		}
+		return tx.PutProposal(p)
+	})
+	d, _ := sendAs(e, a.sales, id, nil)
+	status, h, page := browse(t, "HEAD", *d.ClientLink.URL, nil)
+	if status != 200 {
+		t.Fatalf("HEAD: %d", status)
+	}
+	status, _, page = browse(t, "GET", *d.ClientLink.URL, nil)
+	if status != 200 {
+		t.Fatalf("page: %d", status)
+	}
+	_, _, css := browse(t, "GET", e.srv.URL+"/c/page.css", nil)
+	t.Logf("50 items: HTML %d bytes, CSS %d bytes (Content-Length %s on HEAD)", len(page), len(css), h.Get("Content-Length"))
+	if len(page)+len(css) > 100<<10 {
+		t.Errorf("page weight %d bytes, want under 100 KB", len(page)+len(css))
+	}
+	for _, attr := range []string{"src=", "<script", "@import", "url("} {
+		if strings.Contains(page, attr) || strings.Contains(css, attr) {
+			t.Errorf("the page fetches more than its stylesheet: %q", attr)
+		}
+	}
+	if n := strings.Count(page, `rel="stylesheet"`); n != 1 {
+		t.Errorf("%d stylesheets", n)
+	}
+	var events []app.Event
+	e.get(a.sales, pathf("/public/proposals/%d/events", id)).json(t, &events)
+	opens := 0
+	for _, ev := range events {
+		if ev.Type == app.EventOpened {
+			opens++
+		}
+	}
+	if opens != 1 {
+		t.Errorf("%d opens recorded for one HEAD and one GET, want 1", opens)
 	}
 }

@@ -132,5 +132,5 @@ const ConsentVersion = "2026-11-1"
 
 // ConsentText is what the client agrees to, beside the box they tick,
 // before they accept.
-const ConsentText = "I agree to do business electronically: my typed name below is my signature on this proposal, " +
+const ConsentText = "I agree to do business electronically: the full name I type here is my signature on this proposal, " +
 	"with the same effect as a handwritten one, and I may download the signed proposal and its certificate to keep."

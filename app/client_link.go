@@ -255,6 +255,19 @@ func ExpiryDue(p *Proposal, now time.Time) bool {
 	return false
 }
 
+// OpenCoalesce is how long after a recorded open another open of the
+// same proposal is not recorded again: a reload, the page after a
+// choice, a viewer's many tabs. Each recorded open is a write.
+const OpenCoalesce = time.Minute
+
+// OpenToRecord says whether a client's open of p at now is recorded: the
+// first one, the one that moves Submitted to ViewedByClient, and then at
+// most one per OpenCoalesce.
+func OpenToRecord(p *Proposal, now time.Time) bool {
+	last := p.ClientLastOpenedDate
+	return p.Status == StatusSubmitted || last.IsZero() || now.Sub(last.Time) >= OpenCoalesce || now.Before(last.Time)
+}
+
 // ClientOpened records a client's open of p at now: clientLastOpenedDate,
 // and the first open of a Submitted proposal moves it to ViewedByClient
 // (first reports that move).

@@ -197,3 +197,26 @@ func TestEventChain(t *testing.T) {
 		t.Error("another proposal's chain verifies as this one's")
 	}
 }
+
+func TestOpenToRecord(t *testing.T) {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name   string
+		status Status
+		last   time.Time
+		want   bool
+	}{
+		{"never opened", StatusViewedByClient, time.Time{}, true},
+		{"first open moves Submitted", StatusSubmitted, now.Add(-time.Second), true},
+		{"reload a second later", StatusViewedByClient, now.Add(-time.Second), false},
+		{"just under a minute", StatusViewedByClient, now.Add(-OpenCoalesce + time.Millisecond), false},
+		{"a minute later", StatusViewedByClient, now.Add(-OpenCoalesce), true},
+		{"a day later, decided", StatusAccepted, now.AddDate(0, 0, -1), true},
+		{"clock went back", StatusViewedByClient, now.Add(time.Hour), true},
+	} {
+		p := &Proposal{Document: Document{Status: tc.status, ClientLastOpenedDate: At(tc.last)}}
+		if got := OpenToRecord(p, now); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

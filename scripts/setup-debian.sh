@@ -3,7 +3,8 @@
 # the C headers of Fyne's cgo GL driver, Xvfb and friends for real-window
 # smoke tests, gnome-keyring for the real Secret Service, poppler for PDF
 # text checks, PostgreSQL for the pgstore tests (a throwaway cluster each
-# test binary), nginx for the replicas-behind-a-proxy test, and for the
+# test binary), nginx for the replicas-behind-a-proxy test, chromium for
+# the client page's browser tests (chromedp, headless), and for the
 # Windows cross build, its MSI and its smoke run under Wine: mingw-w64's
 # gcc with Win32 threads, wixl, msitools, wine64 (the wine32 half is not
 # needed). Idempotent:
@@ -19,6 +20,7 @@ pkgs=(
   postgresql nginx-light
   wrk jq # scripts/bench-get-wrk.sh
   gcc-mingw-w64-x86-64-win32 binutils-mingw-w64-x86-64 wixl msitools wine wine64 zip unzip
+  chromium
 )
 
 missing=()

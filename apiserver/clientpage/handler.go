@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -199,14 +200,34 @@ func Expire(tx store.Tx, p *app.Proposal, now time.Time) error {
 	return tx.SetClientExpiry(p.ID, time.Time{})
 }
 
-// snapshotOf reads the frozen snapshot the link shows.
+// snapshotOf reads the frozen snapshot the link shows. A snapshot never
+// changes, so it is decoded once and kept by its hash (and proposal, so
+// one proposal's link never reaches another's snapshot); callers must
+// not change it (app.WithChoices copies).
 func snapshotOf(tx store.Tx, p *app.Proposal) (*app.Proposal, error) {
+	key := snapKey{p.ID, p.ClientLink.SnapshotHash}
+	if snap, ok := snapshots.get(key); ok {
+		return snap, nil
+	}
 	doc, err := tx.ClientSnapshot(p.ID, p.ClientLink.SnapshotHash)
 	if err != nil {
 		return nil, err
 	}
-	return app.ReadClientSnapshot(doc, p.ClientLink.SnapshotHash)
+	snap, err := app.ReadClientSnapshot(doc, p.ClientLink.SnapshotHash)
+	if err == nil {
+		snapshots.put(key, snap)
+	}
+	return snap, err
 }
+
+type snapKey struct {
+	proposal int64
+	hash     string
+}
+
+// snapshots holds decoded snapshots; sends are rare next to views, so
+// after a start over the live ones come back at once.
+var snapshots = &memo[snapKey, *app.Proposal]{max: 512}
 
 // GET /c/{token}: the page. A client's open of the current link is
 // recorded (ViewedByClient on the first, clientLastOpenedDate on each).
@@ -219,47 +240,69 @@ func (h *handler) show(v *visit) error {
 func (h *handler) render(v *visit, status int, errText, name, reason string) error {
 	var pg page
 	var body bytes.Buffer
-	err := h.update(v, func(tx store.Tx, l link) error {
-		if err := settleExpiry(tx, &l, v.now); err != nil {
-			return err
-		}
-		if l.state == app.LinkReplaced {
-			pg = page{State: l.state, StateWords: stateWords(l.state), Dealer: l.p.Dealer.CompanyName, Name: l.p.Name, Number: app.FormatID(l.p.Number)}
-			return nil
-		}
-		// A page shown again with a refused form's words is not an open.
-		if status == http.StatusOK {
-			first := app.ClientOpened(l.p, v.now)
-			l.p.LastModifiedDate = app.At(v.now)
-			if err := tx.PutProposal(l.p); err != nil {
-				return err
-			}
-			data := map[string]string{}
-			if first {
-				data["first"] = "true"
-			}
-			if _, err := Record(tx, l.p, app.EventOpened, v.who, v.now, data); err != nil {
-				return err
-			}
-		}
-		snap, err := snapshotOf(tx, l.p)
+	// A page shown again with a refused form's words is not an open,
+	// nor is a HEAD (link previews and mail scanners send them).
+	opening := status == http.StatusOK && v.r.Method != http.MethodHead
+	acct, _, valid := parseToken(v.token)
+	if !valid {
+		return errNoLink
+	}
+	// Most views write nothing (an open shortly after the last one is
+	// not recorded again): they are served from a read transaction, and
+	// only a view that records or expires takes the write path.
+	write := false
+	// A plain view's page depends only on the proposal's version, the
+	// link and its state: kept rendered, as the API keeps details.
+	plain := status == http.StatusOK && errText == "" && name == "" && reason == ""
+	var key pageKey
+	var cached []byte
+	var ok bool
+	err := h.cfg.Store.View(v.r.Context(), acct, func(tx store.Tx) error {
+		l, err := resolve(tx, v.token, v.now)
 		if err != nil {
 			return err
 		}
-		choices := l.p.ClientLink.Choices
-		if d, found, err := FindDecision(tx, l.p); err != nil {
-			return err
-		} else if found {
-			choices = decodeChoices(d.Event.Data["choices"])
-			pg = buildPage(snap, choices, l.p.ClientLink)
-			pg.Decided = true
-			pg.Decision = decisionWords(d)
-		} else {
-			pg = buildPage(snap, choices, l.p.ClientLink)
+		if l.state != app.LinkReplaced && (app.ExpiryDue(l.p, v.now) || opening && app.OpenToRecord(l.p, v.now)) {
+			write = true
+			return nil
 		}
-		pg.State, pg.StateWords, pg.Open = l.state, stateWords(l.state), l.state == app.LinkOpen
-		return nil
+		if plain {
+			key = pageKey{l.p.ID, l.p.Version, v.token, l.state}
+			if cached, ok = pages.get(key); ok {
+				return nil
+			}
+		}
+		pg, err = pageOf(tx, l)
+		return err
 	})
+	if err == nil && ok {
+		writePage(v.w, status, cached)
+		return nil
+	}
+	if err == nil && write {
+		err = h.update(v, func(tx store.Tx, l link) error {
+			if err := settleExpiry(tx, &l, v.now); err != nil {
+				return err
+			}
+			if opening && l.state != app.LinkReplaced && app.OpenToRecord(l.p, v.now) {
+				first := app.ClientOpened(l.p, v.now)
+				l.p.LastModifiedDate = app.At(v.now)
+				if err := tx.PutProposal(l.p); err != nil {
+					return err
+				}
+				data := map[string]string{}
+				if first {
+					data["first"] = "true"
+				}
+				if _, err := Record(tx, l.p, app.EventOpened, v.who, v.now, data); err != nil {
+					return err
+				}
+			}
+			var err error
+			pg, err = pageOf(tx, l)
+			return err
+		})
+	}
 	if err != nil {
 		return err
 	}
@@ -268,11 +311,79 @@ func (h *handler) render(v *visit, status int, errText, name, reason string) err
 	if err := pageTmpl.Execute(&body, pg); err != nil {
 		return fmt.Errorf("render the client page: %w", err)
 	}
-	v.w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	v.w.Header().Set("Content-Length", strconv.Itoa(body.Len()))
-	v.w.WriteHeader(status)
-	v.w.Write(body.Bytes())
+	if plain && key.token != "" && !write {
+		pages.put(key, body.Bytes())
+	}
+	writePage(v.w, status, body.Bytes())
 	return nil
+}
+
+func writePage(w http.ResponseWriter, status int, b []byte) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// pageKey is what a rendered page depends on.
+type pageKey struct {
+	proposal, version int64
+	token             string
+	state             app.LinkState
+}
+
+// memo keeps recent values; when full it starts over.
+type memo[K comparable, V any] struct {
+	mu  sync.Mutex
+	max int
+	m   map[K]V
+}
+
+func (c *memo[K, V]) get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *memo[K, V]) put(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= c.max {
+		c.m = map[K]V{}
+	}
+	c.m[k] = v
+}
+
+// pages are rendered pages (about 15 KB each).
+var pages = &memo[pageKey, []byte]{max: 1024}
+
+// pageOf lays out what the link shows: the snapshot with the client's
+// picks, or the decision with the picks decided on.
+func pageOf(tx store.Tx, l link) (page, error) {
+	if l.state == app.LinkReplaced {
+		return page{State: l.state, StateWords: stateWords(l.state), Dealer: l.p.Dealer.CompanyName, Name: l.p.Name, Number: app.FormatID(l.p.Number)}, nil
+	}
+	snap, err := snapshotOf(tx, l.p)
+	if err != nil {
+		return page{}, err
+	}
+	var pg page
+	if l.state == app.LinkAccepted || l.state == app.LinkDeclined {
+		d, found, err := FindDecision(tx, l.p)
+		if err != nil {
+			return page{}, err
+		}
+		if found {
+			pg = buildPage(snap, decodeChoices(d.Event.Data["choices"]), l.p.ClientLink)
+			pg.Decided, pg.Decision = true, decisionWords(d)
+		}
+	}
+	if !pg.Decided {
+		pg = buildPage(snap, l.p.ClientLink.Choices, l.p.ClientLink)
+	}
+	pg.State, pg.StateWords, pg.Open = l.state, stateWords(l.state), l.state == app.LinkOpen
+	return pg, nil
 }
 
 func decisionWords(d Decision) string {

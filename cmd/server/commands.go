@@ -278,7 +278,8 @@ func parseLoadFlags(args []string, stderr io.Writer) (loadFlags, error) {
 		"list (text search), create-area (areas on the client's own new proposals;\n"+
 		"writes data), mixed (70% get, 20% list, 10% create-area), failed-signin\n"+
 		"(wrong passwords of unknown users from made-up X-Forwarded-For addresses,\n"+
-		"for a server with --trust-forwarded). Only loopback URLs\n"+
+		"for a server with --trust-forwarded), client-page (each client sends one\n"+
+		"proposal and views its client link; writes data). Only loopback URLs\n"+
 		"are loaded unless --allow-remote. The connection file is a demo.json or an\n"+
 		"\"apps create --out\" file; --url overrides its baseUrl.", stderr)
 	fs.StringVar(&f.cfg.BaseURL, "url", "", "server base `URL` (default: the connection file's baseUrl)")
@@ -288,7 +289,7 @@ func parseLoadFlags(args []string, stderr io.Writer) (loadFlags, error) {
 	fs.IntVar(&f.cfg.Clients, "clients", 8, "concurrent clients `N`")
 	fs.DurationVar(&f.cfg.Duration, "duration", 10*time.Second, "how long to measure")
 	fs.DurationVar(&f.cfg.Warmup, "warmup", time.Second, "how long the clients run before the measured duration, not counted")
-	fs.StringVar(&f.cfg.Scenario, "scenario", "get", "get, list, create-area, mixed, catalog, failed-signin or big-text")
+	fs.StringVar(&f.cfg.Scenario, "scenario", "get", "get, list, create-area, mixed, catalog, failed-signin, big-text or client-page")
 	fs.StringVar(&f.cfg.SearchText, "search", "residence", "SearchText of the list scenario")
 	fs.BoolVar(&f.cfg.AllowRemote, "allow-remote", false, "allow a base URL that is not loopback")
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON")

@@ -236,7 +236,9 @@ func readDocs() map[string]opDoc {
 				"Freezes the client snapshot of the current version (what the client PDF shows: no costs, no installer or internal notes) with its SHA-256, " +
 				"makes a new link (a token of 128 random bits, stored only as its SHA-256; an earlier link is replaced and says so), hands it to the mail, " +
 				"moves the proposal to Submitted and sets lastSubmittedDate. The answer is the detail whose clientLink.url is the link: the only time it is shown " +
-				"(a replay of the same Idempotency-Key answers with url null). Without a mail server clientLink.mail is NotSent and mailNote says that no mail went out.",
+				"(a replay of the same Idempotency-Key answers with url null). Without a mail server clientLink.mail is NotSent and mailNote says that no mail went out. " +
+				"The link opens the client's page, HTML outside this API (no signature; the token is the credential): GET /c/{token}; POST /c/{token}/choose (AreaId, AreaOptionId); " +
+				"POST /c/{token}/accept (FullName, Consent); POST /c/{token}/decline (Reason, optional); GET /c/{token}/pdf (signed after a decision). See docs/api-decisions.md.",
 			body: requestBody(o(
 				"To", o("type", "string", "description", "Email addresses, comma-separated (at most 20); default the customer's contact email."),
 				"Message", o("type", "string", "maxLength", app.MaxSendMessage, "description", "Shown to the client with the link."),

@@ -35,16 +35,24 @@ func TestClientEventsAppendOnly(t *testing.T) {
 	}
 }
 
-// TestExpiryRunsOnceAcrossReplicas: two replicas run the expiry at the
-// same moment over the same due links; each proposal expires once, with
-// one Expired event.
-func TestExpiryRunsOnceAcrossReplicas(t *testing.T) {
+// openReplicas opens two stores on one fresh database, as two server
+// replicas do.
+func openReplicas(t *testing.T) (*Store, *Store) {
+	t.Helper()
 	s1, url := openTest(t)
 	s2, err := Open(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s2.Close() })
+	return s1, s2
+}
+
+// TestExpiryRunsOnceAcrossReplicas: two replicas run the expiry at the
+// same moment over the same due links; each proposal expires once, with
+// one Expired event.
+func TestExpiryRunsOnceAcrossReplicas(t *testing.T) {
+	s1, s2 := openReplicas(t)
 	acct, err := s1.Auth().CreateAccount(ctx, store.Account{Name: "a", SubscriptionExpiry: time.Now().Add(time.Hour)})
 	if err != nil {
 		t.Fatal(err)

@@ -40,7 +40,7 @@ const (
 )
 
 // Scenarios lists the valid scenario names.
-var Scenarios = []string{ScenarioGet, ScenarioList, ScenarioCreateArea, ScenarioMixed, ScenarioCatalog, ScenarioFailedSignIn, ScenarioBigText}
+var Scenarios = []string{ScenarioGet, ScenarioList, ScenarioCreateArea, ScenarioMixed, ScenarioCatalog, ScenarioFailedSignIn, ScenarioBigText, ScenarioClientPage}
 
 // Config is one load run.
 type Config struct {
@@ -278,8 +278,14 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	var links []string // the client-page scenario's, one per client
+	if cfg.Scenario == ScenarioClientPage {
+		if links, err = clientLinks(ctx, c, ids, cfg.Clients); err != nil {
+			return Result{}, err
+		}
+	}
 	start := time.Now().Add(cfg.Warmup) // of the measured part
-	results := runWorkers(ctx, worker{c: c, cfg: &cfg, ids: ids, userID: userID}, start)
+	results := runWorkers(ctx, worker{c: c, cfg: &cfg, ids: ids, userID: userID}, links, start)
 	return summarize(cfg, results, time.Since(start)), nil
 }
 
@@ -324,11 +330,11 @@ func newTransport(clients int) *http.Transport {
 }
 
 // prepare readies the server for the scenario: the proposal IDs the
-// get and mixed scenarios read (nil for the others), a warm catalog for
-// the catalog scenario.
+// get, mixed and client-page scenarios read (nil for the others), a warm
+// catalog for the catalog scenario.
 func prepare(ctx context.Context, c *client, scenario string) ([]int64, error) {
 	switch scenario {
-	case ScenarioGet, ScenarioMixed:
+	case ScenarioGet, ScenarioMixed, ScenarioClientPage:
 		return proposalIDs(ctx, c)
 	case ScenarioCatalog:
 		return nil, warmCatalog(ctx, c)
@@ -344,10 +350,10 @@ type workerResult struct {
 }
 
 // runWorkers runs cfg.Clients workers, each a copy of proto with its own
-// number and random source, until the measured part that begins at start
+// number, random source and (client-page) link, until the measured part that begins at start
 // has lasted cfg.Duration; requests before start warm up and are not
 // counted.
-func runWorkers(ctx context.Context, proto worker, start time.Time) []workerResult {
+func runWorkers(ctx context.Context, proto worker, links []string, start time.Time) []workerResult {
 	cfg := proto.cfg
 	results := make([]workerResult, cfg.Clients)
 	runCtx, cancel := context.WithTimeout(ctx, cfg.Warmup+cfg.Duration)
@@ -360,6 +366,9 @@ func runWorkers(ctx context.Context, proto worker, start time.Time) []workerResu
 			res.errors, res.samples = map[string]int{}, map[string]string{}
 			wk := proto
 			wk.id, wk.r = w, rand.New(rand.NewPCG(uint64(w), uint64(start.UnixNano())))
+			if links != nil {
+				wk.link = links[w]
+			}
 			for time.Now().Before(deadline) {
 				t0 := time.Now()
 				status, body, err := wk.one(runCtx)
@@ -469,6 +478,7 @@ type worker struct {
 	areas    int
 	seq      int
 	buf      bytes.Buffer // the last answer's body
+	link     string       // client-page: the worker's client link
 }
 
 // do sends a signed request; the body returned is valid until the
@@ -518,6 +528,8 @@ func (w *worker) one(ctx context.Context) (int, []byte, error) {
 		return w.failedSignIn(ctx)
 	case ScenarioBigText:
 		return w.bigText(ctx)
+	case ScenarioClientPage:
+		return w.clientPage(ctx)
 	default:
 		switch n := w.r.IntN(10); {
 		case n < 7:
