@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
+	"proposaldesk/apiserver/clientpage"
 	"proposaldesk/apiserver/mail"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
@@ -34,7 +36,7 @@ func (s *Server) newMailQueue() *mail.Queue {
 	if opt.Log == nil {
 		opt.Log = s.log
 	}
-	return mail.NewQueue(q, s.cfg.Mail.Sender, mail.Hooks{Refused: s.mailRefused}, opt)
+	return mail.NewQueue(q, s.cfg.Mail.Sender, mail.Hooks{Refused: s.mailRefused, Accepted: s.mailAccepted}, opt)
 }
 
 // Mail is the outgoing mail queue: Enqueue a message about a proposal
@@ -68,6 +70,41 @@ func (s *Server) mailRefused(ctx context.Context, j store.MailJob, reason string
 		if !changed {
 			return nil
 		}
-		return tx.PutProposal(next)
+		if err := tx.PutProposal(next); err != nil {
+			return err
+		}
+		if next.ClientLink == nil {
+			return nil // a mail that carried no client link
+		}
+		_, err = clientpage.Record(tx, next, app.EventEmailFailed, clientpage.Requester{Actor: app.ActorSystem}, s.now(),
+			map[string]string{"to": f.To, "reason": reason})
+		return err
 	})
+}
+
+// mailAccepted records that the mail server took the current link's
+// mail: the proposal says so, and the evidence has when.
+func (s *Server) mailAccepted(ctx context.Context, j store.MailJob, took time.Duration) {
+	err := s.st.Update(ctx, j.AccountID, func(tx store.Tx) error {
+		p, err := tx.Proposal(j.ProposalID)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		next, changed := app.RecordEmailAccepted(p, j.EnqueuedAt, s.now())
+		if !changed {
+			return nil
+		}
+		if err := tx.PutProposal(next); err != nil {
+			return err
+		}
+		_, err = clientpage.Record(tx, next, app.EventEmailAccepted, clientpage.Requester{Actor: app.ActorSystem}, s.now(),
+			map[string]string{"to": strings.Join(j.To, ", "), "took": took.Round(time.Millisecond).String()})
+		return err
+	})
+	if err != nil {
+		s.log.Error("recording an accepted mail", "proposal", j.ProposalID, "err", err)
+	}
 }

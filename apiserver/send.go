@@ -91,13 +91,31 @@ type LinkDelivery struct {
 // noMailNote is what a send says when no mail went out.
 const noMailNote = "No mail server is configured, so no mail went out: copy the link and send it to the client yourself."
 
-// deliverLink is where a send hands the new link to the mail: the one
-// place the mail queue plugs in. It runs inside the send's transaction
-// (which may run more than once: a queue keyed by d.LinkID stays
-// single), and returns the mail's status and words for the proposal.
-// Without a mail server it sends nothing.
-func (s *Server) deliverLink(ctx context.Context, tx store.Tx, d LinkDelivery) (app.MailStatus, string, error) {
-	return app.MailNotSent, noMailNote, nil
+// deliverLink says what becomes of the new link's mail: queued when an
+// SMTP server is configured, otherwise nothing goes out and the
+// salesperson copies the link. It runs inside the send's transaction
+// (which may run more than once); the mail itself is queued once the
+// send is committed (queueLink), since the queue is a write of its own.
+func (s *Server) deliverLink(d LinkDelivery) (app.MailStatus, string) {
+	if s.mail == nil {
+		return app.MailNotSent, noMailNote
+	}
+	return app.MailQueued, "The link is on its way to " + strings.Join(d.To, ", ") + "."
+}
+
+// queueLink puts a committed send's mail into the mail queue. If that
+// fails (the store refused the write), the proposal says so as a mail
+// refused would, so the salesperson knows to copy the link.
+func (s *Server) queueLink(ctx context.Context, d LinkDelivery) {
+	err := s.mail.Enqueue(ctx, d.AccountID, d.ProposalID, linkMail(d))
+	if err == nil {
+		return
+	}
+	s.log.Error("queueing a client link's mail", "proposal", d.ProposalID, "err", err)
+	job := store.MailJob{AccountID: d.AccountID, ProposalID: d.ProposalID, To: d.To, EnqueuedAt: s.now()}
+	if err := s.mailRefused(context.WithoutCancel(ctx), job, "The mail could not be queued: "+err.Error()); err != nil {
+		s.log.Error("recording a mail that could not be queued", "proposal", d.ProposalID, "err", err)
+	}
 }
 
 // clientBaseURL is the base of client links: the public URL, or the
@@ -152,17 +170,16 @@ func (s *Server) sendProposal(c *call) error {
 		}
 		token, tokenHash, linkID := clientpage.NewToken(tx.AccountID(), id)
 		url := base + clientpage.PathPrefix + token
-		status, note, err := s.deliverLink(c.r.Context(), tx, LinkDelivery{
+		delivery := LinkDelivery{
 			AccountID: tx.AccountID(), ProposalID: id, LinkID: linkID, URL: url, To: req.to, Message: req.message,
 			ExpiresOn: req.expiresOn, Dealer: p.Dealer.CompanyName, ProposalName: p.Name,
-		})
-		if err != nil {
-			return result{}, err
 		}
+		status, note := s.deliverLink(delivery)
 		now := app.At(c.now)
 		p.ClientLink = &app.ClientLink{ID: linkID, TokenHash: tokenHash, SentDate: now, ExpiresOn: app.At(req.expiresOn),
 			SentTo: req.to, Message: req.message, SnapshotHash: hash, Mail: status, MailNote: note}
 		p.Status = app.StatusSubmitted
+		p.EmailFailure = nil // of an earlier send's mail
 		p.LastSubmittedDate, p.LastModifiedDate, p.LastModifiedByUserDate = now, now, now
 		p.LastModifiedUser = app.PersonName{FirstName: c.user.FirstName, LastName: c.user.LastName}
 		if err := tx.PutProposal(p); err != nil {
@@ -188,7 +205,11 @@ func (s *Server) sendProposal(c *call) error {
 		if err != nil {
 			return result{}, err
 		}
-		return result{status: http.StatusOK, body: body, stored: stored, etag: etagOf(p.Version), lastModified: p.LastModifiedDate.Time}, nil
+		res := result{status: http.StatusOK, body: body, stored: stored, etag: etagOf(p.Version), lastModified: p.LastModifiedDate.Time}
+		if status == app.MailQueued {
+			res.committed = func() { s.queueLink(c.r.Context(), delivery) }
+		}
+		return res, nil
 	})
 }
 

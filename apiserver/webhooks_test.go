@@ -543,7 +543,7 @@ func TestWebhookEventInTheWritesTransaction(t *testing.T) {
 	p := h.load(h.main, h.main.draft)
 	boom := errors.New("boom")
 	err := h.st.Update(bg, h.main.acct.ID, func(tx store.Tx) error {
-		if err := recordEventTypes(tx, h.clock.Now(), []app.WebhookEventType{app.EventProposalUpdated}, p); err != nil {
+		if err := webhook.Record(tx, h.clock.Now(), []app.WebhookEventType{app.EventProposalUpdated}, p); err != nil {
 			return err
 		}
 		return boom
@@ -555,7 +555,7 @@ func TestWebhookEventInTheWritesTransaction(t *testing.T) {
 		t.Fatalf("a rolled-back write's event was delivered (%d)", n)
 	}
 	if err := h.st.Update(bg, h.main.acct.ID, func(tx store.Tx) error {
-		return recordEventTypes(tx, h.clock.Now(), []app.WebhookEventType{app.EventProposalUpdated}, p)
+		return webhook.Record(tx, h.clock.Now(), []app.WebhookEventType{app.EventProposalUpdated}, p)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -626,7 +626,7 @@ func webhookFixture(e *tenv) int64 {
 func TestEventBodyJSON(t *testing.T) {
 	data := []byte(`{"id":7,"name":"A \"quoted\" name","version":3}`)
 	at := time.Date(2026, 5, 1, 12, 30, 15, 123456789, time.FixedZone("X", 3600))
-	got := eventBodyJSON(app.EventProposalStatusChanged, at, data)
+	got := webhook.EventBody(app.EventProposalStatusChanged, at, data)
 	want, err := json.Marshal(struct {
 		Type      app.WebhookEventType `json:"type"`
 		Timestamp time.Time            `json:"timestamp"`

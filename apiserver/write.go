@@ -38,6 +38,11 @@ type result struct {
 	// header, when set, holds the header values of body, etag and
 	// lastModified, made once for a rendering the cache keeps.
 	header *headerValues
+	// committed, when set, runs once the write is committed (not on an
+	// Idempotency-Key's replay), before the answer: what must follow a
+	// write but cannot run inside the single writer's transaction (a
+	// send's mail goes into the mail queue, itself a write).
+	committed func()
 }
 
 // headerValues are the header values that follow from a result's body,
@@ -234,6 +239,9 @@ func (s *Server) update(c *call, fn func(tx store.Tx) (result, error)) error {
 		c.w.Header().Set("Idempotent-Replayed", "true")
 	} else {
 		s.wakeWebhooks()
+		if res.committed != nil {
+			res.committed()
+		}
 	}
 	return c.write(res)
 }

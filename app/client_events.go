@@ -134,3 +134,26 @@ const ConsentVersion = "2026-11-1"
 // before they accept.
 const ConsentText = "I agree to do business electronically: the full name I type here is my signature on this proposal, " +
 	"with the same effect as a handwritten one, and I may download the signed proposal and its certificate to keep."
+
+// Webhook is the webhook event an evidence event causes, if any: each
+// client decision (and the send, the opening, the mail's failure) is
+// told to subscribers under its own name. The status a decision moves
+// the proposal to is part of that event's data; proposal.status_changed
+// is for a user's status edits, so one change causes one event.
+func (t EventType) Webhook() (WebhookEventType, bool) {
+	switch t {
+	case EventSent:
+		return EventProposalSent, true
+	case EventOpened:
+		return EventProposalViewed, true
+	case EventAccepted, EventAcceptedInPerson:
+		return EventProposalAccepted, true
+	case EventDeclined:
+		return EventProposalDeclined, true
+	case EventExpired:
+		return EventProposalExpired, true
+	case EventEmailFailed:
+		return EventProposalEmailFailed, true
+	}
+	return "", false
+}

@@ -1,6 +1,9 @@
 package app
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // EmailFailure is why the mail carrying the client's link did not go
 // out: the mail server refused it for good, or it could not be delivered
@@ -36,6 +39,10 @@ func RecordEmailFailure(p *Proposal, queuedAt time.Time, f EmailFailure, now tim
 	next := p.Clone()
 	f.At = At(now)
 	next.EmailFailure = &f
+	if next.ClientLink != nil {
+		next.ClientLink.Mail = MailFailed
+		next.ClientLink.MailNote = "The mail with the link did not go out: " + f.Reason
+	}
 	next.Version++
 	if next.Status == StatusSubmitted {
 		next.Status = StatusEmailFailed
@@ -44,6 +51,23 @@ func RecordEmailFailure(p *Proposal, queuedAt time.Time, f EmailFailure, now tim
 		}
 		next.FieldVersions[FieldStatus] = next.Version
 	}
+	next.LastModifiedDate = At(now)
+	return next, true
+}
+
+// RecordEmailAccepted marks the current link's mail as accepted by the
+// mail server: the proposal then says so instead of "queued". Nothing
+// changes for a mail of an earlier link (queued before the latest
+// send) or when the link's mail is not waiting.
+func RecordEmailAccepted(p *Proposal, queuedAt, now time.Time) (*Proposal, bool) {
+	l := p.ClientLink
+	if l == nil || l.Mail != MailQueued || l.SentDate.After(At(queuedAt).Time) {
+		return nil, false
+	}
+	next := p.Clone()
+	next.ClientLink.Mail = MailAccepted
+	next.ClientLink.MailNote = "The mail with the link was accepted by the mail server for " + strings.Join(l.SentTo, ", ") + "."
+	next.Version++
 	next.LastModifiedDate = At(now)
 	return next, true
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"proposaldesk/apiserver/store"
+	"proposaldesk/apiserver/webhook"
 	"proposaldesk/app"
 	"proposaldesk/app/report"
 )
@@ -32,8 +33,16 @@ func Record(tx store.Tx, p *app.Proposal, typ app.EventType, who Requester, now 
 			data["linkId"] = l.ID
 		}
 	}
-	return tx.AppendClientEvent(p.ID, app.Event{Type: typ, At: app.At(now), IP: who.IP, UserAgent: who.UserAgent,
+	e, err := tx.AppendClientEvent(p.ID, app.Event{Type: typ, At: app.At(now), IP: who.IP, UserAgent: who.UserAgent,
 		Actor: who.Actor, SnapshotHash: snap, Data: data})
+	if err != nil {
+		return e, err
+	}
+	// Subscribers hear of it in the same transaction (p as stored).
+	if w, ok := typ.Webhook(); ok {
+		err = webhook.Record(tx, now, []app.WebhookEventType{w}, p)
+	}
+	return e, err
 }
 
 // EncodeChoices writes an area→option map as "area:option,…" in area
