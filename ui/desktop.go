@@ -504,10 +504,12 @@ func (d *Desktop) installMenu() {
 	if d.exportDenied() != nil {
 		exportSearch.Disabled, exportPDFs.Disabled = true, true
 	}
+	webhooks := item(webhooksLabel, "", d.Webhooks)
+	webhooks.Disabled = d.sess == nil || app.Require(d.sess.user, app.PermManageWebhooks) != nil
 	d.menuExport = []*fyne.MenuItem{exportSearch, exportPDFs}
 	d.win.SetMainMenu(fyne.NewMainMenu(
 		fyne.NewMenu("File", item("New proposal", fyne.KeyN, d.NewProposal), item("Sync now", fyne.KeyR, d.SyncNow),
-			fyne.NewMenuItemSeparator(), exportSearch, exportPDFs),
+			fyne.NewMenuItemSeparator(), exportSearch, exportPDFs, fyne.NewMenuItemSeparator(), webhooks),
 		fyne.NewMenu("Edit", item("Find proposals", fyne.KeyF, d.FocusSearch), item("New customer for this proposal…", "", d.NewCustomer)),
 		fyne.NewMenu("View", item("Hide or show the proposal list", listKey, d.ToggleList)),
 		fyne.NewMenu("Help", item(aboutLabel, "", d.About)),
