@@ -92,7 +92,12 @@ type harness struct {
 // newHarness starts a desktop (not signed in) against the server.
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	s := server(t)
+	return newHarnessOn(t, server(t))
+}
+
+// newHarnessOn is newHarness against a server of the test's own.
+func newHarnessOn(t *testing.T, s *apitest.Server) *harness {
+	t.Helper()
 	test.NewTempApp(t)
 	h := &harness{t: t, srv: s, dir: t.TempDir(), keys: syncer.NewKeyring()}
 	h.gate = &gate{h: s.Handler}

@@ -8,15 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2/test"
-
 	"proposaldesk/apiserver"
 	"proposaldesk/apiserver/apitest"
 	"proposaldesk/apiserver/store"
 	"proposaldesk/apiserver/webhook"
 	"proposaldesk/app"
-	"proposaldesk/sync/apiclient"
 	syncer "proposaldesk/sync"
+	"proposaldesk/sync/apiclient"
 )
 
 // An Admin sees the account's subscriptions and a failing receiver's
@@ -28,12 +26,7 @@ func TestWebhooksDialogShowsFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
-	test.NewTempApp(t)
-	h := &harness{t: t, srv: s, dir: t.TempDir(), keys: syncer.NewKeyring()}
-	h.gate = &gate{h: s.Handler}
-	hs := httptest.NewServer(h.gate)
-	t.Cleanup(hs.Close)
-	h.url = hs.URL
+	h := newHarnessOn(t, s)
 
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "CRM is down", http.StatusInternalServerError)
