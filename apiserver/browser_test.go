@@ -134,7 +134,7 @@ func TestBrowserClientAccepts(t *testing.T) {
 		t.Errorf("the page shows title %q and %q", title, body)
 	}
 	before := totalText(t, ctx)
-	screenshot(t, ctx, "client-page-desktop.png")
+	screenshot(t, ctx, "accepts-desktop.png")
 
 	// The other option: the total follows.
 	p := e.load(a, id)
@@ -219,7 +219,7 @@ func TestBrowserPhoneWithoutScript(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
-	screenshot(t, ctx, "client-page-phone.png")
+	screenshot(t, ctx, "noscript-phone.png")
 	// Nothing wider than the phone: no sideways scrolling.
 	// Script stays off in the page; the test's own probe needs it for a
 	// moment.
