@@ -49,6 +49,9 @@ type proposalView struct {
 	// alias maps the IDs the screen was built with to those a sync gave
 	// in their place (see now).
 	alias map[int64]int64
+	// clientText and signedPDF are the Client card's (clientsend.go).
+	clientText *widget.Label
+	signedPDF  *widget.Button
 }
 
 func newProposalView(d *Desktop) *proposalView {
@@ -164,6 +167,7 @@ func (v *proposalView) reloadIfChanged() {
 	}
 	renamed := rec.ID != v.id // made here, and the server's ID now
 	if !renamed && signature(rec) == v.sig {
+		v.refreshClient() // events arrive after the proposal
 		v.showSaved()
 		return
 	}
@@ -426,7 +430,7 @@ func (v *proposalView) build() {
 	form.Append("Customer", v.customerPicker(locked(app.OpAssignContact)))
 	form.Append("Location", v.locationPicker(locked(app.OpAssignLocation)))
 	objs = append(objs, form)
-	objs = append(objs, v.proposalActions(canEdit))
+	objs = append(objs, v.proposalActions(canEdit), v.clientCard())
 
 	desc := v.textField(4, p.ProjectDescription, locked(app.OpSetDescription), func(text string) error {
 		return v.edit(&app.SetDescription{ID: v.id, Description: text})
