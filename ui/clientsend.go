@@ -57,6 +57,7 @@ func (d *Desktop) SendToClient() {
 	f.to.SetPlaceHolder("client@example.com, another@example.com")
 	f.message = widget.NewMultiLineEntry()
 	f.message.SetMinRowsVisible(4)
+	f.message.Wrapping = fyne.TextWrapWord
 	f.message.SetPlaceHolder("A few words for the client (optional)")
 	f.expiry = widget.NewEntry()
 	f.expiry.SetText(defaultExpiry(d.now()))
@@ -74,13 +75,17 @@ func (d *Desktop) SendToClient() {
 				d.sendNow(f)
 			}
 		}, d.win)
+	// Enter in a one-line field sends, as the dialog's main button.
+	f.to.OnSubmitted = func(string) { f.dlg.Confirm() }
+	f.expiry.OnSubmitted = f.to.OnSubmitted
 	d.sendDlg = f
 	d.showDialogThen(f.dlg, func() {
 		if d.sendDlg == f {
 			d.sendDlg = nil
 		}
 	})
-	d.win.Canvas().Focus(f.to)
+	// The address is filled in; the message is what is left to type.
+	d.win.Canvas().Focus(f.message)
 }
 
 // defaultExpiry is the date the dialog proposes: 30 days from today,
@@ -113,7 +118,7 @@ func sendOutcomeWords(out syncer.SendOutcome) (title, text string) {
 	text = "The client's link: " + out.URL
 	switch out.Mail {
 	case app.MailNotSent:
-		text += "\n\nNo mail went out: " + sentence(out.MailNote) + " Copy client link copies it."
+		text += "\n\n" + sentence(out.MailNote)
 	case app.MailFailed:
 		text += "\n\nThe mail was refused: " + sentence(out.MailNote)
 	default:
@@ -141,7 +146,8 @@ func (d *Desktop) showSendOutcome(out syncer.SendOutcome, err error) {
 			d.app.Clipboard().SetContent(link)
 		}))
 	}
-	d.showDialog(dialog.NewCustom(title, "Close", container.NewGridWrap(fyne.NewSize(480, 160), content), d.win))
+	msg.Resize(fyne.NewSize(480, 0)) // so that MinSize is the wrapped text's
+	d.showDialog(dialog.NewCustom(title, "Close", container.NewGridWrap(fyne.NewSize(480, content.MinSize().Height+40), content), d.win))
 	if d.detail != nil {
 		d.detail.refreshClient()
 	}
@@ -262,8 +268,11 @@ func clientLines(p *app.Proposal, events []app.Event, queued *localstore.Entry, 
 		}
 		return out
 	}
-	sent := fmt.Sprintf("Sent %s to %s; the link expires %s.", clockWords(cl.SentDate.Time, loc),
-		strings.Join(cl.SentTo, ", "), clockWords(cl.ExpiresOn.Time, loc))
+	// ExpiresOn is the midnight (UTC) after the last day the link
+	// decides: the sender chose that day.
+	lastDay := cl.ExpiresOn.Add(-time.Second).UTC().Format("2 Jan 2006")
+	sent := fmt.Sprintf("Sent %s to %s; the link works through %s.", clockWords(cl.SentDate.Time, loc),
+		strings.Join(cl.SentTo, ", "), lastDay)
 	out = append(out, sent)
 	switch cl.Mail {
 	case app.MailNotSent:

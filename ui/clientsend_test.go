@@ -101,7 +101,7 @@ func TestSendToClientOnline(t *testing.T) {
 	if !strings.HasPrefix(saved.URL, h.url+"/c/") || !strings.Contains(answer, saved.URL) {
 		t.Fatalf("answer %q, saved link %q", answer, saved.URL)
 	}
-	if !strings.Contains(answer, "No mail went out") {
+	if !strings.Contains(answer, "no mail went out") {
 		t.Fatalf("answer does not say that no mail went out: %q", answer)
 	}
 	sp, err := h.srv.Proposal(id)
