@@ -430,7 +430,7 @@ func (v *proposalView) build() {
 	form.Append("Customer", v.customerPicker(locked(app.OpAssignContact)))
 	form.Append("Location", v.locationPicker(locked(app.OpAssignLocation)))
 	objs = append(objs, form)
-	objs = append(objs, v.proposalActions(canEdit), v.clientCard())
+	objs = append(objs, v.proposalActions(canEdit))
 
 	desc := v.textField(4, p.ProjectDescription, locked(app.OpSetDescription), func(text string) error {
 		return v.edit(&app.SetDescription{ID: v.id, Description: text})
@@ -443,6 +443,9 @@ func (v *proposalView) build() {
 	notes.stored = func(p *app.Proposal) (string, bool) { return p.InternalNotes, true }
 	notes.PlaceHolder = ("Gate codes, wiring notes, anything the installers need. Never shown to the client.")
 	objs = append(objs, heading("Installer notes", "INTERNAL: never shown to the client", widget.WarningImportance), notes)
+	// What the client has seen and decided, under the fields being
+	// written, above the content.
+	objs = append(objs, v.clientCard())
 
 	objs = append(objs, v.areas(locked)...)
 
