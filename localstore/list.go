@@ -45,6 +45,9 @@ type ListItem struct {
 	// TaxStatus says whether sales tax could be computed (the row warns
 	// when the location's state is not in the tax table).
 	TaxStatus app.TaxStatus `json:"taxStatus,omitempty"`
+	// ClientOpened is when the client last opened the proposal's page
+	// (the list says "Viewed by the client 2 hours ago").
+	ClientOpened app.Time `json:"clientOpened,omitzero"`
 }
 
 // Offline reports whether the proposal exists only on this computer.
@@ -57,6 +60,7 @@ func itemOf(r *Record, b Badges) ListItem {
 		li := app.ListItemView(p)
 		it.Total, it.Currency = li.Total.ProposalTotal, li.Total.Currency
 		it.TaxStatus = p.Tax.Status
+		it.ClientOpened = p.ClientLastOpenedDate
 	}
 	it.ID = r.ID
 	return it

@@ -61,6 +61,8 @@ type Entry struct {
 	// Location and LocationID: EntryLocation's input and temporary ID.
 	Location   *app.NewLocation `json:"location,omitempty"`
 	LocationID int64            `json:"locationId,omitempty"`
+	// Send is EntrySend's request (clientsend.go).
+	Send *SendRequest `json:"send,omitempty"`
 	// IdempotencyKey is made once at enqueue and never changes: every
 	// attempt sends the same key, so the server applies it once.
 	IdempotencyKey string `json:"idempotencyKey"`
@@ -97,8 +99,11 @@ type Entry struct {
 // indexed reports whether the entry has a row in the per-proposal
 // index: every proposal entry, even one naming proposal 0 (older
 // versions queued such edits; the index lets Discard remove the
-// phantom proposal they made), and no contact or location entry.
-func (e *Entry) indexed() bool { return e.Kind == EntryProposal || e.ProposalID != 0 }
+// phantom proposal they made), and no contact, location or send entry
+// (the index is what replays edits, and a send is none).
+func (e *Entry) indexed() bool {
+	return e.Kind == EntryProposal || (e.ProposalID != 0 && e.Kind != EntrySend)
+}
 
 // Decode returns the entry's mutation (EntryProposal only).
 func (e *Entry) Decode() (app.Mutation, error) {

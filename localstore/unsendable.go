@@ -17,10 +17,11 @@ import (
 
 // Reasons an entry cannot be sent, in the words Review shows.
 const (
-	ReasonNoProposal = "This edit refers to a proposal that does not exist on this computer and cannot be sent. Discard it."
-	ReasonMissingID  = "This edit refers to something that does not exist in its proposal and cannot be sent. Discard it."
-	ReasonUnreadable = "This edit was saved in a form this version of Proposal Desk cannot read, so it cannot be sent. Discard it."
-	ReasonIncomplete = "This new contact or address was saved without its details and cannot be sent. Discard it and enter it again."
+	ReasonNoProposal     = "This edit refers to a proposal that does not exist on this computer and cannot be sent. Discard it."
+	ReasonMissingID      = "This edit refers to something that does not exist in its proposal and cannot be sent. Discard it."
+	ReasonUnreadable     = "This edit was saved in a form this version of Proposal Desk cannot read, so it cannot be sent. Discard it."
+	ReasonIncomplete     = "This new contact or address was saved without its details and cannot be sent. Discard it and enter it again."
+	ReasonIncompleteSend = "This send to the client was saved without its details and cannot be sent. Discard it and send again."
 	// ReasonNeverCreated is the engine's: an edit still naming a
 	// temporary ID once everything it depends on was settled.
 	ReasonNeverCreated = "This edit refers to an area, option or item that never reached the server, so it cannot be sent. Discard it."
@@ -40,6 +41,11 @@ func (e *Entry) CannotSend() string {
 	case EntryLocation:
 		if e.Location == nil || e.ContactID == 0 {
 			return ReasonIncomplete
+		}
+		return ""
+	case EntrySend:
+		if e.Send == nil || e.ProposalID <= 0 {
+			return ReasonIncompleteSend
 		}
 		return ""
 	case EntryProposal:

@@ -2,6 +2,7 @@ package syncer
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"proposaldesk/app"
@@ -40,7 +41,19 @@ func ProposalFromDetail(d app.ProposalDetail) *app.Proposal {
 		co.PaymentRequests = []app.PaymentRequest{}
 		p.ChangeOrders[i] = co
 	}
+	p.ClientLink = linkOfView(d.ClientLink)
 	return p
+}
+
+// linkOfView keeps what the detail says of the client link: the laptop
+// never has the token or its hash, and the URL is kept apart
+// (localstore's client links), since only the send's own answer has it.
+func linkOfView(v *app.ClientLinkView) *app.ClientLink {
+	if v == nil {
+		return nil
+	}
+	return &app.ClientLink{ID: v.LinkID, SentDate: v.SentDate, ExpiresOn: v.ExpiresOn, SentTo: slices.Clone(v.SentTo),
+		SnapshotHash: v.SnapshotHash, Mail: v.Mail, MailNote: v.MailNote}
 }
 
 // ChangeOrderFromDetail rebuilds a change order from its detail view.

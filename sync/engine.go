@@ -120,10 +120,13 @@ type Engine struct {
 	dirAt   time.Time // last directory download (under syncMu)
 	request chan struct{}
 
-	mu     gosync.Mutex
-	state  State
-	subs   map[int]func(State)
-	nextID int
+	mu    gosync.Mutex
+	state State
+	// eventsDue are proposals whose client events to read after the
+	// sync (clientsend.go).
+	eventsDue map[int64]bool
+	subs      map[int]func(State)
+	nextID    int
 
 	// Notifications are delivered in order, one at a time, by whichever
 	// goroutine finds the queue idle, so a subscriber may call back into
@@ -406,6 +409,9 @@ func (e *Engine) SyncOnce(ctx context.Context) error {
 	}
 	if err == nil {
 		err = e.pullCatalog(ctx) // catalog_pull.go
+	}
+	if err == nil {
+		err = e.pullClientEvents(ctx) // clientsend.go
 	}
 	if err != nil {
 		e.log.Warn("sync did not complete", "err", err)

@@ -193,6 +193,9 @@ func (e *Engine) commitChunk(ctx context.Context, pl *pullPlan, ps []pulled, rem
 	if err != nil {
 		return err
 	}
+	for _, p := range ps {
+		e.noteClientLink(p.p)
+	}
 	if dir != nil {
 		e.dirAt, pl.dir = e.now(), nil
 	}

@@ -183,6 +183,8 @@ func (e *Engine) send(ctx context.Context, en *localstore.Entry) (retry bool, er
 			})
 		}
 		return false, nil
+	case localstore.EntrySend:
+		return false, e.sendToClient(ctx, en, opts)
 	}
 
 	m, err := en.Decode()

@@ -71,6 +71,10 @@ type Desktop struct {
 	status *statusBar
 	signin *signInForm
 
+	// sendDlg is the open Send to client… dialog; lastSignedPDF the
+	// signed PDF last opened (clientsend.go).
+	sendDlg       *sendForm
+	lastSignedPDF string
 	// dlg is the open dialog, which Esc closes.
 	dlg dialog.Dialog
 	// The export dialog, the export running, and a replace question.
@@ -472,6 +476,7 @@ func (d *Desktop) installShortcuts() {
 	for k, fn := range map[fyne.KeyName]func(){fyne.KeyN: d.NewProposal, fyne.KeyR: d.SyncNow, fyne.KeyF: d.FocusSearch, fyne.KeyE: d.Export, listKey: d.ToggleList} {
 		c.AddShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { fn() })
 	}
+	c.AddShortcut(sendShortcut(), func(fyne.Shortcut) { d.SendToClient() })
 	d.installMenu()
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
@@ -507,10 +512,14 @@ func (d *Desktop) installMenu() {
 	webhooks := item(webhooksLabel, "", d.Webhooks)
 	webhooks.Disabled = d.sess == nil || app.Require(d.sess.user, app.PermManageWebhooks) != nil
 	d.menuExport = []*fyne.MenuItem{exportSearch, exportPDFs}
+	sendItem := fyne.NewMenuItem("Send to client…", d.SendToClient)
+	sendItem.Shortcut = sendShortcut()
 	d.win.SetMainMenu(fyne.NewMainMenu(
 		fyne.NewMenu("File", item("New proposal", fyne.KeyN, d.NewProposal), item("Sync now", fyne.KeyR, d.SyncNow),
 			fyne.NewMenuItemSeparator(), exportSearch, exportPDFs, fyne.NewMenuItemSeparator(), webhooks),
 		fyne.NewMenu("Edit", item("Find proposals", fyne.KeyF, d.FocusSearch), item("New customer for this proposal…", "", d.NewCustomer)),
+		fyne.NewMenu("Proposal", sendItem, fyne.NewMenuItem("Copy client link", d.CopyClientLink),
+			fyne.NewMenuItem("Open signed PDF", d.OpenSignedPDF)),
 		fyne.NewMenu("View", item("Hide or show the proposal list", listKey, d.ToggleList)),
 		fyne.NewMenu("Help", item(aboutLabel, "", d.About)),
 	))
@@ -527,6 +536,10 @@ func (d *Desktop) FocusSearch() {
 // focused widget receives shortcuts before the canvas).
 func (d *Desktop) handleShortcut(s fyne.Shortcut) bool {
 	cs, ok := s.(*desktop.CustomShortcut)
+	if ok && *cs == *sendShortcut() {
+		d.SendToClient()
+		return true
+	}
 	if !ok || cs.Modifier != fyne.KeyModifierShortcutDefault {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -250,6 +251,9 @@ func (r *row) show(it *localstore.ListItem, selected bool) {
 		client = "No customer"
 	}
 	t.sub = client + " · " + it.Status.Label()
+	if w := viewedWords(it.ClientOpened, time.Now()); w != "" {
+		t.sub += " · " + w
+	}
 	t.badge, t.imp = badgeOf(it)
 	if r.shown != nil && *r.shown == t {
 		return

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -128,7 +129,13 @@ func (p *outboxPanel) after() {
 }
 
 func (p *outboxPanel) failedCard(e *localstore.Entry, r *localstore.Record, waiting []*localstore.Entry) fyne.CanvasObject {
-	why, title := "The server said: "+sentence(e.ErrorMessage), "Refused edit in "
+	var server *app.Proposal
+	var events []app.Event
+	if r != nil {
+		server = r.Server
+		events, _ = p.d.sess.st.ClientEvents(r.ID)
+	}
+	why, title := refusalWords(e, server, events, time.Local), "Refused edit in "
 	if e.Unsendable {
 		// Found on this computer: the server never saw it.
 		why, title = sentence(e.ErrorMessage), "Edit that cannot be sent, in "
@@ -237,6 +244,12 @@ func describeEntry(e *localstore.Entry) string {
 			return "Add location " + e.Location.Street
 		}
 		return "Add a location"
+	}
+	if e.Kind == localstore.EntrySend {
+		if e.Send != nil && e.Send.To != "" {
+			return "Send to the client (" + e.Send.To + ")"
+		}
+		return "Send to the client"
 	}
 	m, err := e.Decode()
 	if err != nil {

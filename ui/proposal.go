@@ -49,6 +49,9 @@ type proposalView struct {
 	// alias maps the IDs the screen was built with to those a sync gave
 	// in their place (see now).
 	alias map[int64]int64
+	// clientText and signedPDF are the Client card's (clientsend.go).
+	clientText *widget.Label
+	signedPDF  *widget.Button
 }
 
 func newProposalView(d *Desktop) *proposalView {
@@ -164,6 +167,7 @@ func (v *proposalView) reloadIfChanged() {
 	}
 	renamed := rec.ID != v.id // made here, and the server's ID now
 	if !renamed && signature(rec) == v.sig {
+		v.refreshClient() // events arrive after the proposal
 		v.showSaved()
 		return
 	}
@@ -439,6 +443,9 @@ func (v *proposalView) build() {
 	notes.stored = func(p *app.Proposal) (string, bool) { return p.InternalNotes, true }
 	notes.PlaceHolder = ("Gate codes, wiring notes, anything the installers need. Never shown to the client.")
 	objs = append(objs, heading("Installer notes", "INTERNAL: never shown to the client", widget.WarningImportance), notes)
+	// What the client has seen and decided, under the fields being
+	// written, above the content.
+	objs = append(objs, v.clientCard())
 
 	objs = append(objs, v.areas(locked)...)
 

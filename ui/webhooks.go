@@ -100,7 +100,7 @@ func webhookState(s syncer.WebhookSubscription, now time.Time) string {
 	case !s.Enabled:
 		return "Disabled"
 	case s.FailingSince != nil:
-		return "Failing since " + s.FailingSince.Local().Format("Jan 2 15:04") + " (" + agoWords(now.Sub(*s.FailingSince)) + ")"
+		return "Failing since " + s.FailingSince.Local().Format("Jan 2 15:04") + " (" + agoWords(*s.FailingSince, now) + ")"
 	}
 	return "Delivering"
 }
@@ -119,19 +119,6 @@ func attemptWords(a syncer.WebhookAttempt) string {
 		line += "; next try " + a.NextAttempt.Local().Format("Jan 2 15:04")
 	}
 	return line
-}
-
-// agoWords is a duration in the largest whole unit.
-func agoWords(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute", "minutes") + " ago"
-	case d < 48*time.Hour:
-		return plural(int(d/time.Hour), "hour", "hours") + " ago"
-	}
-	return plural(int(d/(24*time.Hour)), "day", "days") + " ago"
 }
 
 func webhookRows(views []webhookView, now time.Time) []fyne.CanvasObject {

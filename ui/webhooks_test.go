@@ -71,17 +71,6 @@ func TestWebhooksAreForAdmins(t *testing.T) {
 	}
 }
 
-func TestAgoWords(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		10 * time.Second: "just now", time.Minute: "1 minute ago", 59 * time.Minute: "59 minutes ago",
-		3 * time.Hour: "3 hours ago", 50 * time.Hour: "2 days ago",
-	} {
-		if got := agoWords(d); got != want {
-			t.Errorf("agoWords(%v) = %q, want %q", d, got, want)
-		}
-	}
-}
-
 // overlayTexts is the text of the window's open dialogs.
 func overlayTexts(d *Desktop) string {
 	var b strings.Builder
