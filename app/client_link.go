@@ -106,7 +106,7 @@ var sendable = map[Status]bool{
 func CheckSend(p *Proposal) error {
 	if !sendable[p.Status] {
 		return Errorf(KindInvalidTransition,
-			"A proposal that is %s cannot be sent; move it back to Draft first if the client should see it again.", p.Status)
+			"A proposal that is %s cannot be sent; move it to Draft first if the client should see it.", p.Status.Label())
 	}
 	if p.Customer == nil {
 		return Errorf(KindNoContactAssigned, "Assign a customer to the proposal before sending it.")
