@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"proposaldesk/apiserver/mail/smtptest"
 	"proposaldesk/app"
 )
 
@@ -117,9 +120,15 @@ func waitFile(t *testing.T, dir string) []byte {
 // button, in focus order), the confirmation, the signed PDF downloaded,
 // then the API's view: Accepted, options decided, events chained.
 func TestBrowserClientAccepts(t *testing.T) {
-	e := newEnv(t)
+	mailSrv := smtptest.Start(t, smtptest.Options{Mode: smtptest.Plain})
+	e := mailEnv(t, mailSrv)
 	a := e.main
-	id, link := clientFixture(t, e)
+	id, sent := clientFixture(t, e)
+	// The client opens the link their mail brought.
+	link := mailedLink(t, mailSrv.WaitCount(t, 1, 30*time.Second)[0])
+	if link != sent {
+		t.Fatalf("the mail carries %q, the send answered %q", link, sent)
+	}
 	ctx := newBrowser(t, 1280, 900, false)
 
 	if err := chromedp.Do(ctx, chromedp.Navigate(link)); err != nil {
@@ -255,4 +264,55 @@ func TestBrowserPhoneWithoutScript(t *testing.T) {
 	if r.status != http.StatusOK || !strings.Contains(pdfText(t, r.body), "Over budget") {
 		t.Errorf("the refusal's PDF: %d", r.status)
 	}
+}
+
+// TestBrowserReplacedAndExpiredLinks: a link replaced by a newer send
+// and one past its date say so in words in the browser, and offer no
+// decision.
+func TestBrowserReplacedAndExpiredLinks(t *testing.T) {
+	now := time.Now()
+	var clock atomic.Pointer[time.Time]
+	clock.Store(&now)
+	e := newEnv(t, func(c *Config) { c.Now = func() time.Time { return *clock.Load() } })
+	a := e.main
+	id, first := clientFixture(t, e)
+	d, _ := sendAs(e, a.sales, id, map[string]any{"ExpiresOn": now.UTC().Format(time.DateOnly)})
+	second := *d.ClientLink.URL
+	later := now.Add(48 * time.Hour)
+	clock.Store(&later)
+	if n, err := e.s.ExpireDue(bg); err != nil || n != 1 {
+		t.Fatalf("ExpireDue: %d, %v", n, err)
+	}
+	clock.Store(&now)
+	ctx := newBrowser(t, 1280, 900, false)
+	for _, c := range []struct{ link, words string }{
+		{first, "replaced by a newer one"},
+		{second, "has expired"},
+	} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(c.link), chromedp.WaitVisible(chromedp.CSS("main"))); err != nil {
+			t.Fatal(err)
+		}
+		body, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("main")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		forms, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('form[action*="/accept"], form[action*="/decline"]').length`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(body, c.words) || forms != 0 {
+			t.Errorf("%s: the page says %q with %d decision forms", c.words, body, forms)
+		}
+	}
+}
+
+// mailedLink is the client link in a mail's text.
+func mailedLink(t *testing.T, m smtptest.Message) string {
+	t.Helper()
+	body := strings.ReplaceAll(string(m.Data), "=\r\n", "") // quoted-printable soft breaks
+	link := regexp.MustCompile(`https?://[^\s"<>]+/c/[A-Za-z0-9._=-]+`).FindString(body)
+	if link == "" {
+		t.Fatalf("no client link in the mail:\n%s", body)
+	}
+	return link
 }

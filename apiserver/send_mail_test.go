@@ -3,7 +3,6 @@ package apiserver
 import (
 	"io"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -28,8 +27,8 @@ func TestSendMailsTheLink(t *testing.T) {
 		t.Fatalf("send's link %+v; want the mail queued", d.ClientLink)
 	}
 	m := srv.WaitCount(t, 1, 20*time.Second)[0]
-	body := strings.ReplaceAll(string(m.Data), "=\r\n", "") // quoted-printable soft breaks
-	link := regexp.MustCompile(`https?://[^\s"<>]+/c/[A-Za-z0-9._=-]+`).FindString(body)
+	body := string(m.Data)
+	link := mailedLink(t, m)
 	if link != *d.ClientLink.URL || !strings.Contains(body, "Hi Ann, here it is.") || !strings.Contains(strings.Join(m.To, ","), "ann@main.test") {
 		t.Fatalf("mail to %v with link %q (sent %q):\n%s", m.To, link, *d.ClientLink.URL, body)
 	}
