@@ -103,7 +103,7 @@ func TestClientPageAcceptFlow(t *testing.T) {
 	// Choose the other option: the total follows.
 	p := e.load(a, id)
 	other := p.Areas[0].Options[1].ID
-	status, h, _ = browse(t, "POST", link+"/choose", url.Values{"AreaId": {app.FormatID(a.area)}, "AreaOptionId": {app.FormatID(other)}})
+	status, _, _ = browse(t, "POST", link+"/choose", url.Values{"AreaId": {app.FormatID(a.area)}, "AreaOptionId": {app.FormatID(other)}})
 	if status != http.StatusSeeOther {
 		t.Fatalf("choose: %d", status)
 	}
@@ -276,11 +276,11 @@ func TestClientPageWeight(t *testing.T) {
 		return tx.PutProposal(p)
 	})
 	d, _ := sendAs(e, a.sales, id, nil)
-	status, h, page := browse(t, "HEAD", *d.ClientLink.URL, nil)
+	status, h, _ := browse(t, "HEAD", *d.ClientLink.URL, nil)
 	if status != 200 {
 		t.Fatalf("HEAD: %d", status)
 	}
-	status, _, page = browse(t, "GET", *d.ClientLink.URL, nil)
+	status, _, page := browse(t, "GET", *d.ClientLink.URL, nil)
 	if status != 200 {
 		t.Fatalf("page: %d", status)
 	}

@@ -41,10 +41,10 @@ func TestRecurringServiceFromCatalog(t *testing.T) {
 	h := newHarness(t)
 	d := h.signIn(app.RoleAdmin)
 	name := runName("Recurring")
-	v, id := h.contentFixture(name, [][2]string{{"Rack", "100.00"}, {"Care visit", "40.00"}}, nil)
+	_, id := h.contentFixture(name, [][2]string{{"Rack", "100.00"}, {"Care visit", "40.00"}}, nil)
 	importCatalog(t, h)
 	h.sync()
-	v = d.detail
+	v := d.detail
 	st := d.sess.st
 	found, _, err := st.SearchCatalog(app.CatalogQuery{SearchText: "Remote Monitoring monthly", PageNumber: 1, PageSize: 5})
 	if err != nil || len(found) == 0 {

@@ -49,13 +49,12 @@ type QueueOptions struct {
 // Queue is the durable outgoing mail queue: Enqueue stores a message in
 // the server's store, and Run sends what is due, one replica per attempt.
 type Queue struct {
-	q      store.MailQueue
-	send   func(context.Context, store.MailJob) error
-	hooks  Hooks
-	opt    QueueOptions
-	wake   chan struct{}
-	stats  *Latencies
-	closed sync.Once
+	q     store.MailQueue
+	send  func(context.Context, store.MailJob) error
+	hooks Hooks
+	opt   QueueOptions
+	wake  chan struct{}
+	stats *Latencies
 }
 
 // NewQueue makes the queue over q, sending with sender.

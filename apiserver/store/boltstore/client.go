@@ -68,7 +68,8 @@ func (t *tx) AppendClientEvent(proposalID int64, e app.Event) (app.Event, error)
 	prefix := idKey(proposalID)
 	c := b.Cursor()
 	// The last key of the proposal: seek past its prefix, step back.
-	k, v := c.Seek(idKey(proposalID + 1))
+	k, _ := c.Seek(idKey(proposalID + 1))
+	var v []byte
 	if k == nil {
 		k, v = c.Last()
 	} else {
