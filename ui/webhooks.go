@@ -121,6 +121,15 @@ func attemptWords(a syncer.WebhookAttempt) string {
 	return line
 }
 
+// eventList is a subscription's comma-separated events as a list.
+func eventList(events string) string {
+	parts := strings.Split(events, ",")
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(p)
+	}
+	return strings.Join(parts, ", ")
+}
+
 func webhookRows(views []webhookView, now time.Time) []fyne.CanvasObject {
 	if len(views) == 0 {
 		return []fyne.CanvasObject{widget.NewLabel("No subscriptions. An Admin connects a tool (a CRM, Zapier) through the API's webhook subscribe call.")}
@@ -132,7 +141,7 @@ func webhookRows(views []webhookView, now time.Time) []fyne.CanvasObject {
 			title = v.sub.Description + " — " + v.sub.URL
 		}
 		rows = append(rows, widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		rows = append(rows, widget.NewLabel("Events: "+strings.ReplaceAll(v.sub.Events, ",", ", ")))
+		rows = append(rows, widget.NewLabel("Events: "+eventList(v.sub.Events)))
 		rows = append(rows, widget.NewLabel(webhookState(v.sub, now)))
 		if len(v.failures) == 0 {
 			rows = append(rows, widget.NewLabel("No failed attempts among the latest."))

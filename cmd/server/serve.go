@@ -86,11 +86,14 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	srv, api, err := newHTTPServer(ctx, f, st, ln, log)
+	srv, api, stopWebhooks, err := newHTTPServer(ctx, f, st, ln, log)
 	if err != nil {
 		ln.Close()
 		return err
 	}
+	// The webhook worker stops before the store closes (deferred
+	// earlier, so run later).
+	defer stopWebhooks()
 	admin := startAdmin(f, st, log)
 	if path := os.Getenv("PD_CPUPROFILE"); path != "" {
 		// For finding where a load run's time goes: a CPU profile of
@@ -194,21 +197,22 @@ func listen(f serveFlags, log *slog.Logger) (*serveListener, error) {
 }
 
 // newHTTPServer seeds the demo data if asked and builds the API's server:
-// the HTTP server and the API it serves, whose background work (mail)
-// serveUntilSignal runs.
-func newHTTPServer(ctx context.Context, f serveFlags, st store.Store, ln *serveListener, log *slog.Logger) (*http.Server, *apiserver.Server, error) {
+// the HTTP server and the API it serves, whose background work (mail,
+// expiries) serveUntilSignal runs, and starts the webhook worker, which
+// runs until stopWebhooks.
+func newHTTPServer(ctx context.Context, f serveFlags, st store.Store, ln *serveListener, log *slog.Logger) (srv *http.Server, api *apiserver.Server, stopWebhooks func(), err error) {
 	if f.demo {
 		if err := writeDemo(ctx, st, f, ln.baseURL, log); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	devKey, err := deviceKey(ctx, st, f.data)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	mailCfg, err := f.mail.config(log)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	cfg := apiserver.Config{
 		PublicURL: f.publicURL, StrictSigning: f.strict, TrustForwarded: f.trustForwarded, Logger: log,
@@ -219,9 +223,8 @@ func newHTTPServer(ctx context.Context, f serveFlags, st store.Store, ln *serveL
 		// however requests are spread over them.
 		cfg.SignInCounter = pg.SignInCounter(lockout.Default)
 	}
-	stopWebhooks := startWebhooks(st, &cfg, f.webhookTimeout, log)
-	defer stopWebhooks()
-	api := apiserver.New(cfg, st)
+	stopWebhooks = startWebhooks(st, &cfg, f.webhookTimeout, log)
+	api = apiserver.New(cfg, st)
 	return &http.Server{
 		Handler:           withProbes(api, st),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -231,7 +234,7 @@ func newHTTPServer(ctx context.Context, f serveFlags, st store.Store, ln *serveL
 		ConnState:         ln.limited.ConnState,
 		MaxHeaderBytes:    apiserver.HardMaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}, api, nil
+	}, api, stopWebhooks, nil
 }
 
 // startAdmin opens the admin socket of a bbolt data folder (nil if it
