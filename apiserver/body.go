@@ -27,6 +27,7 @@ const (
 	fBool               // JSON true/false, or "true"/"false" (any case) as text
 	fIDOrZero           // fID that may be 0 ("none")
 	fNumber             // a decimal: JSON number or numeric string, kept as its text
+	fList               // a JSON array, kept as its json.RawMessage for app to read
 )
 
 type field struct {
@@ -218,6 +219,11 @@ func jsonValue(f field, raw json.RawMessage) (any, error) {
 			return nil, app.Invalid(f.name, "must be a number")
 		}
 		return n.String(), nil
+	case fList:
+		if len(raw) == 0 || raw[0] != '[' {
+			return nil, app.Invalid(f.name, "must be a list")
+		}
+		return json.RawMessage(raw), nil
 	case fBool:
 		switch string(raw) {
 		case "true":
@@ -275,6 +281,8 @@ func decodeForm(b []byte, spec []field) (fields, error) {
 				return nil, app.Invalid(f.name, "is empty; give a number or leave the field out")
 			}
 			v = strings.TrimSpace(vs[0])
+		case fList:
+			err = app.Invalid(f.name, "is a list: send the body as JSON")
 		}
 		if err != nil {
 			return nil, err

@@ -34,6 +34,9 @@ func (s *Server) editHandler(k app.MutationKind) handlerFunc {
 		if err != nil {
 			return err
 		}
+		if d, ok := m.(app.ClientDecision); ok { // with its evidence
+			return s.applyDecision(c, d)
+		}
 		return s.applyMutation(c, m, m.Route().NoContent)
 	}
 }
@@ -121,6 +124,8 @@ func wireType(p app.Param) fieldType {
 		return fBool
 	case app.ParamMoney, app.ParamQuantity, app.ParamPercent:
 		return fNumber
+	case app.ParamChoices:
+		return fList
 	}
 	return fString
 }

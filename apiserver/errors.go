@@ -30,6 +30,7 @@ var kindStatus = map[app.Kind]int{
 	app.KindNoContactAssigned:    http.StatusConflict,
 	app.KindInvalidTransition:    http.StatusConflict,
 	app.KindIdempotencyKeyReused: http.StatusConflict,
+	app.KindProposalChanged:      http.StatusConflict,
 	app.KindPreconditionFailed:   http.StatusPreconditionFailed,
 	app.KindPayloadTooLarge:      http.StatusRequestEntityTooLarge,
 	app.KindUnsupportedMediaType: http.StatusUnsupportedMediaType,

@@ -313,7 +313,8 @@ func TestCrossAccountIDsAreNotFound(t *testing.T) {
 		r.as = u
 		// Bodies that would otherwise be valid for each write.
 		if r.method == "POST" {
-			r.body = `{"Name":"x","Description":"d","InternalNotes":"n","ClientDescription":"c","InstallerNotes":"i","Status":"Submitted","Street":"1 A St","IsArchived":true}`
+			r.body = `{"Name":"x","Description":"d","InternalNotes":"n","ClientDescription":"c","InstallerNotes":"i","Status":"Submitted","Street":"1 A St","IsArchived":true,` +
+				`"SignerName":"x","SignatureImage":"x","SnapshotHash":"x","SignedAt":"x","DeviceId":"x"}`
 		}
 		res := e.do(r)
 		if res.status != 404 {

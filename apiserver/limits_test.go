@@ -181,6 +181,13 @@ func TestDocumentedLimitsAreEnforced(t *testing.T) {
 			if schema == nil || len(schema["properties"].(map[string]any)) == 0 {
 				continue
 			}
+			if id == "acceptInPerson" {
+				// Every field has a form beyond its length (a PNG in
+				// base64, a hash of this fixture's view, a time), so no
+				// one baseline holds for each fixture; its limits are
+				// walked in app's case table and in inperson_test.go.
+				continue
+			}
 			base, ok := baselines[id]
 			if !ok {
 				t.Errorf("%s: no baseline body in limitBaselines; add one so its limits are walked", id)

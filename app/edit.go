@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -73,6 +74,9 @@ const (
 	// ParamInt is a whole number of 0 or more that is not an ID (a
 	// position).
 	ParamInt
+	// ParamChoices is a list of {AreaId, AreaOptionId}: the option
+	// chosen in each area (an in-person acceptance's Options).
+	ParamChoices
 )
 
 // A Param is one value of an edit's request, bound to a field of the
@@ -162,6 +166,11 @@ func BodyEnum[E ~string, T *E | **E](name string, target T, values []E, doc stri
 	return Param{Name: name, In: InBody, Type: ParamEnum, Enum: enum, Doc: doc, target: target}
 }
 
+// BodyChoices binds a list of chosen options; nil is absent.
+func BodyChoices(name string, target *[]OptionChoice, doc string) Param {
+	return Param{Name: name, In: InBody, Type: ParamChoices, Doc: doc, target: target}
+}
+
 // Max records a text's length limit.
 func (p Param) Max(n int) Param { p.MaxLength = n; return p }
 
@@ -242,6 +251,11 @@ func (p Param) Value() (v any, ok bool) {
 			return nil, false
 		}
 		return **t, true
+	case *[]OptionChoice:
+		if *t == nil {
+			return nil, false
+		}
+		return *t, true
 	}
 	if s, set, ok := enumValue(p.target); ok {
 		return s, set
@@ -295,6 +309,15 @@ func (p Param) Set(v any) error {
 			return bad()
 		}
 		*t = &b
+	case *[]OptionChoice:
+		switch c := v.(type) {
+		case []OptionChoice:
+			*t = c
+		case json.RawMessage: // as the wire has it
+			return parseChoices(p.Name, c, t)
+		default:
+			return bad()
+		}
 	default:
 		s, ok := v.(string)
 		if !ok || !setEnum(p.target, s) {

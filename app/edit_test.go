@@ -57,6 +57,10 @@ func editExamples() []struct {
 			"/public/proposals/7/pricing", `{"PartsDiscountType":"Percentage","PartsDiscountPercentage":12.5}`},
 		{&app.SetArchived{ID: 7, IsArchived: true}, "/public/proposals/7/archive", `{"IsArchived":true}`},
 		{&app.CopyProposal{ID: 7, Name: ptr("Copy"), NewIDs: []int64{-1, -2}}, "/public/proposals/7/copy", `{"Name":"Copy"}`},
+		{&app.AcceptInPerson{ID: 7, SignerName: "Ann Lee", SignatureImage: "iVBORw0KGgo=", SnapshotHash: "ab12",
+			SignedAt: "2026-11-26T14:05:00+01:00", DeviceID: "laptop-1", Options: []app.OptionChoice{{AreaID: 3, OptionID: 4}}},
+			"/public/proposals/7/accept-in-person",
+			`{"SignerName":"Ann Lee","SignatureImage":"iVBORw0KGgo=","SnapshotHash":"ab12","SignedAt":"2026-11-26T14:05:00+01:00","DeviceId":"laptop-1","Options":[{"AreaId":3,"AreaOptionId":4}]}`},
 	}
 }
 
@@ -215,6 +219,13 @@ func decodeLikeServer(t *testing.T, k app.MutationKind, m app.Mutation, body []b
 		v, ok := fields[strings.ToLower(p.Name)]
 		if !ok {
 			continue
+		}
+		if p.Type == app.ParamChoices {
+			raw, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v = json.RawMessage(raw)
 		}
 		if n, isNumber := v.(json.Number); isNumber {
 			switch p.Type {

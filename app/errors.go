@@ -40,6 +40,10 @@ const (
 	// KindMethodNotAllowed: the path exists but does not take the
 	// request's method; the answer's Allow header lists those it takes.
 	KindMethodNotAllowed Kind = "MethodNotAllowed"
+	// KindProposalChanged: an in-person acceptance was signed on a
+	// client view the server's proposal no longer gives; the signer
+	// must see the changes and sign again.
+	KindProposalChanged Kind = "ProposalChanged"
 )
 
 // Kinds lists every kind, in the contract's order.
@@ -50,7 +54,7 @@ var Kinds = []Kind{
 	KindNotFound, KindProposalLocked, KindNoContactAssigned, KindInvalidTransition,
 	KindIdempotencyKeyReused, KindPreconditionFailed, KindPayloadTooLarge,
 	KindUnsupportedMediaType, KindRateLimited, KindInternal, KindUnavailable,
-	KindMethodNotAllowed,
+	KindMethodNotAllowed, KindProposalChanged,
 }
 
 // ParseKind maps an errorCode from a response body back to its Kind. An

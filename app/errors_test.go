@@ -19,6 +19,7 @@ var contractCodes = []string{
 	"PreconditionFailed", "PayloadTooLarge", "UnsupportedMediaType", "RateLimited", "InternalError",
 	"Unavailable",      // 503 while the database cannot be reached
 	"MethodNotAllowed", // 405, with an Allow header
+	"ProposalChanged",  // 409: an in-person acceptance of a view the server no longer gives
 }
 
 func TestKindsAreTheContractCodes(t *testing.T) {

@@ -242,8 +242,24 @@ func fixtureMutations() []app.Mutation {
 		&app.SetPricing{ID: fixtureProposalID, DiscountType: ptr(app.DiscountPercentage), DiscountPercentage: ptr(app.MustRate("10"))},
 		&app.SetArchived{ID: fixtureProposalID, IsArchived: true},
 		&app.CopyProposal{ID: fixtureProposalID, Name: ptr("Lake house, copy")},
+		fixtureAcceptance(fixtureProposal(app.StatusDraft)),
 	}
 }
+
+// fixtureAcceptance accepts p in person, the theater's second option
+// chosen, signed over p's client view.
+func fixtureAcceptance(p *app.Proposal) *app.AcceptInPerson {
+	hash, err := app.ClientViewHash(p)
+	if err != nil {
+		panic(err)
+	}
+	return &app.AcceptInPerson{ID: p.ID, SignerName: "Ann Lee", SignatureImage: signaturePNG,
+		SnapshotHash: hash, SignedAt: "2026-11-26T14:05:00+01:00", DeviceID: "laptop-1",
+		Options: []app.OptionChoice{{AreaID: theaterAreaID, OptionID: theaterOption1 + 1}}}
+}
+
+// signaturePNG is a real 1×1 PNG, in base64, as a drawn signature.
+const signaturePNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg=="
 
 // firstVersionKinds is how many of fixtureMutations the first version had.
 const firstVersionKinds = 11

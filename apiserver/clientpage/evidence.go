@@ -23,15 +23,21 @@ type Requester struct {
 // Record appends an event of the proposal's current link (or of the
 // link named in data) to its chain, at now.
 func Record(tx store.Tx, p *app.Proposal, typ app.EventType, who Requester, now time.Time, data map[string]string) (app.Event, error) {
-	if data == nil {
-		data = map[string]string{}
-	}
 	snap := ""
 	if l := p.ClientLink; l != nil {
 		snap = l.SnapshotHash
-		if data["linkId"] == "" {
-			data["linkId"] = l.ID
-		}
+	}
+	return record(tx, p, typ, who, now, snap, data, true)
+}
+
+// record appends the event about snapshot snap; notify tells
+// subscribers of it (an edit's own events tell them otherwise).
+func record(tx store.Tx, p *app.Proposal, typ app.EventType, who Requester, now time.Time, snap string, data map[string]string, notify bool) (app.Event, error) {
+	if data == nil {
+		data = map[string]string{}
+	}
+	if l := p.ClientLink; l != nil && data["linkId"] == "" {
+		data["linkId"] = l.ID
 	}
 	e, err := tx.AppendClientEvent(p.ID, app.Event{Type: typ, At: app.At(now), IP: who.IP, UserAgent: who.UserAgent,
 		Actor: who.Actor, SnapshotHash: snap, Data: data})
@@ -39,7 +45,7 @@ func Record(tx store.Tx, p *app.Proposal, typ app.EventType, who Requester, now 
 		return e, err
 	}
 	// Subscribers hear of it in the same transaction (p as stored).
-	if w, ok := typ.Webhook(); ok {
+	if w, ok := typ.Webhook(); ok && notify {
 		err = webhook.Record(tx, now, []app.WebhookEventType{w}, p)
 	}
 	return e, err
@@ -83,16 +89,24 @@ type Decision struct {
 // its signed PDF prints: the snapshot decided on with the client's
 // choices, and the certificate. found is false before a decision.
 func FindDecision(tx store.Tx, p *app.Proposal) (d Decision, found bool, err error) {
-	if p.ClientLink == nil {
-		return d, false, nil
+	// An acceptance in person may come with no link at all (the
+	// proposal was never sent); it carries the link current then.
+	link := ""
+	if p.ClientLink != nil {
+		link = p.ClientLink.ID
 	}
 	events, err := tx.ClientEvents(p.ID)
 	if err != nil {
 		return d, false, err
 	}
 	i := slices.IndexFunc(events, func(e app.Event) bool {
-		return (e.Type == app.EventAccepted || e.Type == app.EventDeclined || e.Type == app.EventAcceptedInPerson) &&
-			e.Data["linkId"] == p.ClientLink.ID
+		switch e.Type {
+		case app.EventAccepted, app.EventDeclined:
+			return link != "" && e.Data["linkId"] == link
+		case app.EventAcceptedInPerson:
+			return e.Data["linkId"] == link
+		}
+		return false
 	})
 	if i < 0 {
 		return d, false, nil
@@ -108,15 +122,19 @@ func FindDecision(tx store.Tx, p *app.Proposal) (d Decision, found bool, err err
 	}
 	chosen := app.WithChoices(snap, decodeChoices(e.Data["choices"]))
 	view := app.DetailView(chosen, app.ViewOptions{})
-	decision := "Accepted"
-	if e.Type == app.EventDeclined {
+	decision, agent := "Accepted", e.UserAgent
+	switch e.Type {
+	case app.EventDeclined:
 		decision = "Declined"
+	case app.EventAcceptedInPerson:
+		agent = inPersonAgent(e) // the certificate's "browser" line
+
 	}
 	return Decision{
 		Event:    e,
 		Document: report.FromProposal(&view),
 		Cert: report.Certificate{
-			Decision: decision, Signer: e.Data["signerName"], At: e.At.Time, IP: e.IP, UserAgent: e.UserAgent,
+			Decision: decision, Signer: e.Data["signerName"], At: e.At.Time, IP: e.IP, UserAgent: agent,
 			LinkID: e.Data["linkId"], SnapshotHash: e.SnapshotHash, ConsentText: e.Data["consentText"],
 			ConsentVersion: e.Data["consentVersion"], Reason: e.Data["reason"],
 			ChainHead: e.Hash, EventCount: int(e.ID),

@@ -137,6 +137,9 @@ func paramSchema(p app.Param, enums []enum) (*obj, error) {
 		if p.Format != "" {
 			s.set("format", p.Format)
 		}
+	case app.ParamChoices:
+		s = o("type", "array", "items", o("type", "object", "required", []string{"AreaId", "AreaOptionId"},
+			"properties", o("AreaId", pathID(), "AreaOptionId", pathID())))
 	case app.ParamEnum:
 		s = enumOf(p.Enum)
 		for _, e := range enums {
