@@ -8,6 +8,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"math/big"
@@ -16,7 +17,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -152,11 +152,14 @@ http { access_log off; client_body_temp_path %[1]s/body; proxy_temp_path %[1]s/p
 // URL here).
 func listenAddr(t *testing.T, p *proc) string {
 	t.Helper()
-	m := regexp.MustCompile(`"msg":"listening","addr":"([^"]+)"`).FindStringSubmatch(p.logs())
-	if m == nil {
-		t.Fatalf("no listening address in the log:\n%s", p.logs())
+	for _, line := range strings.Split(p.logs(), "\n") {
+		var rec struct{ Msg, Addr string }
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "listening" && rec.Addr != "" {
+			return rec.Addr
+		}
 	}
-	return m[1]
+	t.Fatalf("no listening address in the log:\n%s", p.logs())
+	return ""
 }
 
 func freeTCPPort() (int, error) {
