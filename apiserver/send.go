@@ -3,10 +3,8 @@ package apiserver
 import (
 	"context"
 	"net/http"
-	"net/mail"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"proposaldesk/apiserver/clientpage"
 	"proposaldesk/apiserver/store"
@@ -24,55 +22,14 @@ type sendRequest struct {
 	expiresOn time.Time // the instant the link stops deciding
 }
 
-// parseSend checks a send's fields; defaultTo is the customer's email.
+// parseSend checks a send's fields with app's rule; defaultTo is the
+// customer's email.
 func parseSend(f fields, defaultTo string, now time.Time) (sendRequest, error) {
-	var r sendRequest
 	to, _ := f["To"].(string)
-	if strings.TrimSpace(to) == "" {
-		to = defaultTo
-	}
-	for _, a := range strings.Split(to, ",") {
-		if a = strings.TrimSpace(a); a == "" {
-			continue
-		}
-		addr, err := mail.ParseAddress(a)
-		if err != nil {
-			return r, app.Invalid("To", "%q is not an email address", a)
-		}
-		r.to = append(r.to, addr.Address)
-	}
-	if len(r.to) == 0 {
-		return r, app.Invalid("To", "is required: the customer has no email address")
-	}
-	if len(r.to) > 20 {
-		return r, app.Invalid("To", "names %d addresses; at most 20", len(r.to))
-	}
-	r.message, _ = f["Message"].(string)
-	if n := utf8.RuneCountInString(r.message); n > app.MaxSendMessage {
-		return r, app.Invalid("Message", "is %d characters long; at most %d", n, app.MaxSendMessage)
-	}
-	day := now.UTC().Truncate(24*time.Hour).AddDate(0, 0, app.DefaultLinkDays)
-	if s, _ := f["ExpiresOn"].(string); strings.TrimSpace(s) != "" {
-		s = strings.TrimSpace(s)
-		d, err := time.Parse(time.DateOnly, s)
-		if err != nil {
-			t, err2 := time.Parse(time.RFC3339, s)
-			if err2 != nil {
-				return r, app.Invalid("ExpiresOn", "must be a date (YYYY-MM-DD), not %q", s)
-			}
-			d = t.UTC()
-		}
-		day = time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
-	}
-	// The link decides through the whole day named, in UTC.
-	r.expiresOn = day.AddDate(0, 0, 1)
-	if !r.expiresOn.After(now) {
-		return r, app.Invalid("ExpiresOn", "is in the past")
-	}
-	if r.expiresOn.After(now.AddDate(1, 0, 1)) {
-		return r, app.Invalid("ExpiresOn", "is more than a year away")
-	}
-	return r, nil
+	message, _ := f["Message"].(string)
+	expiresOn, _ := f["ExpiresOn"].(string)
+	r, err := app.ParseSendRequest(to, message, expiresOn, defaultTo, now)
+	return sendRequest{to: r.To, message: r.Message, expiresOn: r.ExpiresOn}, err
 }
 
 // LinkDelivery is what deliverLink hands on: where the link goes and

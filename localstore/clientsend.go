@@ -3,10 +3,7 @@ package localstore
 import (
 	"context"
 	"fmt"
-	"net/mail"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"proposaldesk/app"
 )
@@ -51,53 +48,8 @@ type SavedLink struct {
 	Saved  time.Time `json:"saved"`
 }
 
-// CheckSendRequest checks a send's input as the server will
-// (apiserver's parseSend), so an offline send that could never go out
-// is refused at once instead of failing at the next sync. customerEmail
-// stands in for an empty To.
-func CheckSendRequest(r SendRequest, customerEmail string, now time.Time) error {
-	to := r.To
-	if strings.TrimSpace(to) == "" {
-		to = customerEmail
-	}
-	n := 0
-	for _, a := range strings.Split(to, ",") {
-		if a = strings.TrimSpace(a); a == "" {
-			continue
-		}
-		if _, err := mail.ParseAddress(a); err != nil {
-			return app.Invalid("To", "%q is not an email address", a)
-		}
-		n++
-	}
-	if n == 0 {
-		return app.Invalid("To", "is required: the customer has no email address")
-	}
-	if n > 20 {
-		return app.Invalid("To", "names %d addresses; at most 20", n)
-	}
-	if c := utf8.RuneCountInString(r.Message); c > app.MaxSendMessage {
-		return app.Invalid("Message", "is %d characters long; at most %d", c, app.MaxSendMessage)
-	}
-	if s := strings.TrimSpace(r.ExpiresOn); s != "" {
-		d, err := time.Parse(time.DateOnly, s)
-		if err != nil {
-			return app.Invalid("ExpiresOn", "must be a date (YYYY-MM-DD), not %q", s)
-		}
-		// The link decides through the whole day named, in UTC.
-		end := d.AddDate(0, 0, 1)
-		if !end.After(now) {
-			return app.Invalid("ExpiresOn", "is in the past")
-		}
-		if end.After(now.AddDate(1, 0, 1)) {
-			return app.Invalid("ExpiresOn", "is more than a year away")
-		}
-	}
-	return nil
-}
-
 // QueueSend queues a send of the proposal after checking it with the
-// server's rules on the local view (app.CheckSend, CheckSendRequest). A
+// server's rules on the local view (app.CheckSend, app.ParseSendRequest). A
 // send still waiting (not yet sent) is replaced: the user changed their
 // mind before it went out.
 func (s *Store) QueueSend(ctx context.Context, proposalID int64, r SendRequest, env app.Env) (Entry, error) {
@@ -118,7 +70,7 @@ func (s *Store) QueueSend(ctx context.Context, proposalID int64, r SendRequest, 
 		if err := app.CheckSend(rec.Local); err != nil {
 			return err
 		}
-		if err := CheckSendRequest(r, rec.Local.Customer.ContactEmail, env.Now); err != nil {
+		if err := checkSend(r, rec.Local.Customer.ContactEmail, env.Now); err != nil {
 			return err
 		}
 		all, err := t.allEntries()
@@ -225,4 +177,10 @@ func (s *Store) ClientEvents(proposalID int64) ([]app.Event, error) {
 		return err
 	})
 	return out, err
+}
+
+// checkSend checks a queued send's fields with the server's rule.
+func checkSend(r SendRequest, customerEmail string, now time.Time) error {
+	_, err := app.ParseSendRequest(r.To, r.Message, r.ExpiresOn, customerEmail, now)
+	return err
 }
