@@ -10,8 +10,9 @@ import (
 // property tests generate, the laptop's copy of a proposal (through the
 // stored JSON and back, an offline edit applied at the laptop's clock)
 // and the server's (the same edit at the server's clock, another
-// version) give the same client view hash, every time; and a change the
-// client would see gives another hash.
+// version) give the same client view hash, every time, also while the
+// laptop's parts still have temporary IDs (made offline, not synced);
+// and a change the client would see gives another hash.
 func TestPropertyClientViewHashAgrees(t *testing.T) {
 	actor := User{ID: 1, FirstName: "Sam", LastName: "Seller", Role: RoleAdmin, EmailVerified: true}
 	agreed, cases := 0, 0
@@ -49,6 +50,15 @@ func TestPropertyClientViewHashAgrees(t *testing.T) {
 			t.Errorf("laptop %s, server %s for the same content", hl, hs)
 			return false
 		}
+		// The laptop made these parts offline: until the sync they have
+		// temporary IDs (and so may the contact), which the sync then
+		// replaces with the server's. The hash is the same before and
+		// after.
+		offline := withTemporaryIDs(onLaptop)
+		if ho, err := ClientViewHash(offline); err != nil || ho != hs {
+			t.Errorf("parts made offline (temporary IDs) hash %s, the synced copy %s (%v)", ho, hs, err)
+			return false
+		}
 		agreed++
 		changed := onServer.Clone()
 		changed.ProjectTerms += " (revised)"
@@ -62,4 +72,36 @@ func TestPropertyClientViewHashAgrees(t *testing.T) {
 	if agreed != cases || cases == 0 {
 		t.Errorf("hash agreement %d of %d, want all", agreed, cases)
 	}
+}
+
+// withTemporaryIDs is p as the laptop holds it before the sync when it
+// made every part offline: each area, option and item, the proposal and
+// its contact under a temporary ID, items still under their parents.
+func withTemporaryIDs(p *Proposal) *Proposal {
+	c := p.Clone()
+	next := int64(-1000)
+	temp := func() int64 { next--; return next }
+	c.ID, c.Number = temp(), 0
+	if c.Customer != nil {
+		c.Customer.ID = temp()
+	}
+	for ai := range c.Areas {
+		a := &c.Areas[ai]
+		a.ID = temp()
+		for oi := range a.Options {
+			o := &a.Options[oi]
+			o.ID = temp()
+			ids := map[int64]int64{}
+			for ii := range o.Items {
+				ids[o.Items[ii].ID] = temp()
+				o.Items[ii].ID = ids[o.Items[ii].ID]
+			}
+			for ii := range o.Items {
+				if pid := o.Items[ii].ParentID; pid != 0 {
+					o.Items[ii].ParentID = ids[pid]
+				}
+			}
+		}
+	}
+	return c
 }

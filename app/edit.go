@@ -395,6 +395,25 @@ func (p Param) idTarget() (*int64, bool) {
 	return nil, false
 }
 
+// refTargets are the IDs a param names: its one ID, or each area and
+// option of a list of chosen options (an acceptance taken offline may
+// choose an option made offline too, so its IDs are remapped and waited
+// for like any other).
+func (p Param) refTargets() []*int64 {
+	if id, ok := p.idTarget(); ok {
+		return []*int64{id}
+	}
+	t, ok := p.target.(*[]OptionChoice)
+	if p.Type != ParamChoices || !ok {
+		return nil
+	}
+	out := make([]*int64, 0, 2*len(*t))
+	for i := range *t {
+		out = append(out, &(*t)[i].AreaID, &(*t)[i].OptionID)
+	}
+	return out
+}
+
 // A NewID is an ID an edit gives to something it creates. The desktop
 // fills it with a temporary (negative) ID so that later offline edits
 // can refer to it; the server allocates its own and never sees it. Find
@@ -455,7 +474,7 @@ func NewMutation(k MutationKind) (Mutation, bool) {
 func RefIDs(m Mutation) []int64 {
 	var out []int64
 	for _, p := range m.Params() {
-		if id, ok := p.idTarget(); ok {
+		for _, id := range p.refTargets() {
 			out = append(out, *id)
 		}
 	}
@@ -503,7 +522,7 @@ func RemapID(m Mutation, from, to int64) bool {
 		}
 	}
 	for _, p := range m.Params() {
-		if id, ok := p.idTarget(); ok {
+		for _, id := range p.refTargets() {
 			swap(id)
 		}
 	}

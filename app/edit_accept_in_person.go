@@ -125,7 +125,10 @@ func (m *AcceptInPerson) Validate() error {
 	}
 	seen := map[int64]bool{}
 	for _, c := range m.Options {
-		if c.AreaID <= 0 || c.OptionID <= 0 {
+		// Negative: a temporary ID of a part made on the laptop, which
+		// the sync replaces before sending (the request's parser takes
+		// only IDs above 0).
+		if c.AreaID == 0 || c.OptionID == 0 {
 			return Invalid("Options", "each needs an AreaId and an AreaOptionId")
 		}
 		if seen[c.AreaID] {
