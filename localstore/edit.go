@@ -60,6 +60,7 @@ func (s *Store) Edit(ctx context.Context, proposalID int64, m app.Mutation, env 
 			// own, with no server copy yet; the source is unchanged.
 			rec = &Record{}
 		}
+		seen := rec.Local
 		rec.ID, rec.Local = next.ID, next
 		raw, err := app.EncodeMutation(m)
 		if err != nil {
@@ -72,6 +73,11 @@ func (s *Store) Edit(ctx context.Context, proposalID int64, m app.Mutation, env 
 		}
 		if err := t.enqueue(entry); err != nil {
 			return err
+		}
+		if a, ok := m.(*app.AcceptInPerson); ok {
+			if err := t.putAcceptance(a, seen, entry.Seq, env.Now); err != nil {
+				return err
+			}
 		}
 		b := s.badges(rec.ID)
 		b.Pending++

@@ -107,6 +107,9 @@ func (t *txn) remap(from, to int64) (map[int64]bool, error) {
 	if err := t.remapSettings(from, to); err != nil {
 		return nil, err
 	}
+	if err := t.remapAcceptance(from, to); err != nil {
+		return nil, err
+	}
 	return affected, nil
 }
 

@@ -36,6 +36,7 @@ var ruleKinds = map[app.Kind]bool{
 	app.KindNoContactAssigned: true, app.KindInvalidTransition: true,
 	app.KindIdempotencyKeyReused: true, app.KindPayloadTooLarge: true,
 	app.KindUnsupportedMediaType: true, app.KindInvalidPaging: true,
+	app.KindProposalChanged: true,
 }
 
 // push sends every sendable entry. It returns nil when each was settled
@@ -244,10 +245,13 @@ func (e *Engine) refused(ctx context.Context, en *localstore.Entry, err error) e
 			return err
 		}
 	}
-	if kind == app.KindProposalLocked && en.ProposalID > 0 {
+	if (kind == app.KindProposalLocked || kind == app.KindProposalChanged) && en.ProposalID > 0 {
 		// Accepted (or declined, completed) in the office: the server
 		// copy makes the proposal read-only here, and the edits that no
-		// longer apply show as failed.
+		// longer apply show as failed. Changed after the client signed
+		// in person: the local proposal returns to the server's, and
+		// the acceptance waits, signature kept, for the salesperson
+		// (localstore.Acceptance).
 		if err := e.refetch(ctx, en.ProposalID); err != nil {
 			return err
 		}

@@ -1,0 +1,264 @@
+package localstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"proposaldesk/app"
+	"proposaldesk/app/report"
+)
+
+// In-person acceptances taken on this laptop. The edit itself is queued
+// like any other (app.AcceptInPerson); beside it the store keeps what
+// the client signed and the evidence, in the same transaction as the
+// edit, for as long as the salesperson does not dismiss it:
+//
+//   - so the signed PDF can be made on the laptop at once, offline, and
+//     again later (SignedPDF);
+//   - so a refusal never loses the signature: when the server answers
+//     ProposalChanged (or a replay on a newer server copy finds the
+//     client view changed), the edit fails, the local proposal returns
+//     to the server's version, and the signer, the signature and the
+//     chosen options stay here, beside the server's current proposal,
+//     until the salesperson dismisses them (DismissAcceptance).
+//
+// The bucket is made by its first write, so no migration adds it and
+// older programs ignore it:
+//
+//	inPerson   proposal ID → Acceptance (JSON)
+var bucketInPerson = []byte("inPerson")
+
+// Acceptance is an in-person acceptance as this laptop took it.
+type Acceptance struct {
+	ProposalID int64 `json:"proposalId"`
+	// Seq is the outbox entry that sends it.
+	Seq  uint64             `json:"seq"`
+	Edit app.AcceptInPerson `json:"edit"`
+	// Seen is the proposal as the client saw it when signing (the local
+	// view before the acceptance), the one the edit's hash is of.
+	Seen *app.Proposal `json:"seen"`
+	// Taken is this laptop's clock when it stored the acceptance.
+	Taken time.Time `json:"taken"`
+}
+
+// AcceptanceState is where an acceptance taken here stands.
+type AcceptanceState string
+
+const (
+	// AcceptanceQueued: not yet taken by the server.
+	AcceptanceQueued AcceptanceState = "queued"
+	// AcceptanceRecorded: the server took it; its copy is the evidence
+	// of record.
+	AcceptanceRecorded AcceptanceState = "recorded"
+	// AcceptanceChanged: the proposal changed on the server after the
+	// client signed; nothing was accepted.
+	AcceptanceChanged AcceptanceState = "changed"
+	// AcceptanceRefused: refused for another reason (the proposal was
+	// decided meanwhile, a permission); Entry says why.
+	AcceptanceRefused AcceptanceState = "refused"
+)
+
+// ProposalChangedWords is what the salesperson reads when the server's
+// proposal is no longer the one the client signed.
+const ProposalChangedWords = "The proposal changed on the server after the client signed: review the changes and ask the client again."
+
+// AcceptanceStatus is an acceptance with its state now.
+type AcceptanceStatus struct {
+	Acceptance
+	State AcceptanceState
+	// Entry is the outbox entry while it is there (nil once the server
+	// took it or it was dismissed).
+	Entry *Entry
+	// Server is the server's copy of the proposal as the last sync
+	// read it (nil before the first).
+	Server *app.Proposal
+}
+
+// putAcceptance keeps the acceptance m made on seen, queued as seq.
+func (t *txn) putAcceptance(m *app.AcceptInPerson, seen *app.Proposal, seq uint64, now time.Time) error {
+	b, err := t.tx.CreateBucketIfNotExists(bucketInPerson)
+	if err != nil {
+		return err
+	}
+	return putJSON(b, idKey(m.ID), Acceptance{ProposalID: m.ID, Seq: seq, Edit: *m, Seen: seen, Taken: now})
+}
+
+// acceptance reads the acceptance of proposal id (resolved).
+func (t *txn) acceptance(id int64) (Acceptance, bool, error) {
+	var a Acceptance
+	b := t.tx.Bucket(bucketInPerson)
+	if b == nil {
+		return a, false, nil
+	}
+	ok, err := getJSON(b, idKey(t.resolve(id)), &a)
+	return a, ok, err
+}
+
+// status works out where a stands from its entry and the server copy.
+func (t *txn) status(a Acceptance) (AcceptanceStatus, error) {
+	st := AcceptanceStatus{Acceptance: a, State: AcceptanceRecorded}
+	rec, ok, err := t.record(a.ProposalID)
+	if err != nil {
+		return st, err
+	}
+	if ok {
+		st.Server = rec.Server
+	}
+	e, err := t.entry(a.Seq)
+	if app.KindOf(err) == app.KindNotFound {
+		return st, nil
+	}
+	if err != nil {
+		return st, err
+	}
+	st.Entry = e
+	switch {
+	case e.State == StateFailed && e.ErrorKind == app.KindProposalChanged:
+		st.State = AcceptanceChanged
+	case e.State == StateFailed || e.State == StateConflict:
+		st.State = AcceptanceRefused
+	default:
+		st.State = AcceptanceQueued
+	}
+	return st, nil
+}
+
+// AcceptanceOf is the in-person acceptance taken here of a proposal.
+func (s *Store) AcceptanceOf(proposalID int64) (AcceptanceStatus, bool, error) {
+	var out AcceptanceStatus
+	var found bool
+	err := s.view(func(t *txn) error {
+		a, ok, err := t.acceptance(proposalID)
+		if err != nil || !ok {
+			return err
+		}
+		found = true
+		out, err = t.status(a)
+		return err
+	})
+	return out, found, err
+}
+
+// Acceptances are the in-person acceptances this laptop holds, newest
+// first.
+func (s *Store) Acceptances() ([]AcceptanceStatus, error) {
+	var out []AcceptanceStatus
+	err := s.view(func(t *txn) error {
+		b := t.tx.Bucket(bucketInPerson)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(_, v []byte) error {
+			var a Acceptance
+			if err := json.Unmarshal(v, &a); err != nil {
+				return err
+			}
+			st, err := t.status(a)
+			if err != nil {
+				return err
+			}
+			out = append(out, st)
+			return nil
+		})
+	})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Seq > out[j].Seq })
+	return out, err
+}
+
+// DismissAcceptance forgets an acceptance taken here: its entry, when
+// still in the outbox, is discarded (with the edits waiting for it), and
+// the signature and what the client saw are deleted. The salesperson
+// does this once they have reviewed a refused one.
+func (s *Store) DismissAcceptance(ctx context.Context, proposalID int64) error {
+	var seq uint64
+	var queued bool
+	err := s.update(ctx, func(t *txn) error {
+		a, ok, err := t.acceptance(proposalID)
+		if err != nil || !ok {
+			return err
+		}
+		seq = a.Seq
+		if _, err := t.entry(seq); err == nil {
+			queued = true
+		}
+		return t.b(bucketInPerson).Delete(idKey(a.ProposalID))
+	})
+	if err != nil || !queued {
+		return err
+	}
+	return s.Discard(ctx, seq)
+}
+
+// remapAcceptance follows from → to in the acceptances: an acceptance
+// of a proposal made offline, or naming parts made offline.
+func (t *txn) remapAcceptance(from, to int64) error {
+	b := t.tx.Bucket(bucketInPerson)
+	if b == nil {
+		return nil
+	}
+	type moved struct {
+		key []byte
+		a   Acceptance
+	}
+	var changed []moved
+	err := b.ForEach(func(k, v []byte) error {
+		var a Acceptance
+		if err := json.Unmarshal(v, &a); err != nil {
+			return err
+		}
+		ch := app.RemapID(&a.Edit, from, to)
+		if a.ProposalID == from {
+			a.ProposalID, ch = to, true
+		}
+		if ch {
+			changed = append(changed, moved{append([]byte(nil), k...), a})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, m := range changed {
+		if err := b.Delete(m.key); err != nil {
+			return err
+		}
+		if err := putJSON(b, idKey(m.a.ProposalID), m.a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LaptopCopyNote is the certificate's line on the laptop's copy of the
+// signed PDF: the server's copy, after the sync, is the evidence.
+const LaptopCopyNote = "Made on the laptop before sync: the server's copy of this PDF, after the sync, is the evidence of record."
+
+// SignedPDF writes the client PDF of what the client signed (the view
+// they saw, their chosen options) with the certificate page, from what
+// this laptop holds: no network needed.
+func (a *Acceptance) SignedPDF(w io.Writer) error {
+	if a.Seen == nil {
+		return fmt.Errorf("localstore: the acceptance of proposal %d has no signed view", a.ProposalID)
+	}
+	chosen := app.WithChoices(app.ClientSnapshot(a.Seen), a.Edit.Choices())
+	view := app.DetailView(chosen, app.ViewOptions{})
+	doc := report.FromProposal(&view)
+	at, err := time.Parse(time.RFC3339, a.Edit.SignedAt)
+	if err != nil {
+		at = a.Taken
+	}
+	cert := report.Certificate{
+		Decision: "Accepted", Signer: a.Edit.SignerName, At: at,
+		UserAgent: "In person on device " + a.Edit.DeviceID + "; device clock " + a.Edit.SignedAt +
+			". " + LaptopCopyNote,
+		SnapshotHash: a.Edit.SnapshotHash, ConsentText: app.ConsentText, ConsentVersion: app.ConsentVersion,
+	}
+	if err := report.Signed(w, &doc, cert, report.Options{}); err != nil {
+		return fmt.Errorf("render the signed PDF: %w", err)
+	}
+	return nil
+}
