@@ -330,11 +330,12 @@ func (v *proposalView) clientCard() fyne.CanvasObject {
 	send := widget.NewButtonWithIcon("Send to client…", theme.MailSendIcon(), v.d.SendToClient)
 	copyLink := widget.NewButtonWithIcon("Copy client link", theme.ContentCopyIcon(), v.d.CopyClientLink)
 	v.signedPDF = widget.NewButtonWithIcon("Open signed PDF", theme.DocumentIcon(), v.d.OpenSignedPDF)
+	v.laptopPDF = widget.NewButtonWithIcon(laptopSignedPDFLabel, theme.DocumentIcon(), v.d.OpenLaptopSignedPDF)
 	if err := app.CheckSend(v.p); err != nil || !v.d.sess.user.Role.Can(app.PermEditProposals) {
 		send.Disable()
 	}
 	v.refreshClient()
-	return newCard("Client", "", container.NewVBox(v.clientText, container.NewHBox(send, copyLink, v.signedPDF)))
+	return newCard("Client", "", container.NewVBox(v.clientText, container.NewHBox(send, copyLink, v.signedPDF, v.laptopPDF)))
 }
 
 // refreshClient shows what the last sync learned of the client.
@@ -356,6 +357,11 @@ func (v *proposalView) refreshClient() {
 		v.signedPDF.Show()
 	} else {
 		v.signedPDF.Hide()
+	}
+	if acceptedHere(st, v.id) {
+		v.laptopPDF.Show()
+	} else {
+		v.laptopPDF.Hide()
 	}
 }
 

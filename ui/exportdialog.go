@@ -170,6 +170,9 @@ func (d *Desktop) newExportDialog(preferPDF bool) *exportDialog {
 		e.doc = widget.NewSelect(labels, nil)
 		e.doc.SetSelectedIndex(0)
 		pdfBody = container.NewVBox(e.doc, e.kind, container.NewHBox(e.pdfBtn))
+		if row := e.laptopSignedPDFRow(p); row != nil { // inperson.go
+			pdfBody = container.NewVBox(pdfBody, row)
+		}
 	} else {
 		hint := widget.NewLabelWithStyle("Open a proposal to save its client and installer PDFs.",
 			fyne.TextAlignLeading, fyne.TextStyle{Italic: true})

@@ -67,6 +67,10 @@ func (p *outboxPanel) refresh() {
 		case localstore.StateConflict:
 			objs = append(objs, p.conflictCard(e, record(e.ProposalID), waiting[e.Seq]))
 		case localstore.StateFailed:
+			if acc, ok := changedAcceptance(st, e); ok { // inperson.go
+				objs = append(objs, p.inPersonCard(acc, record(e.ProposalID), waiting[e.Seq]))
+				continue
+			}
 			objs = append(objs, p.failedCard(e, record(e.ProposalID), waiting[e.Seq]))
 		}
 	}

@@ -52,6 +52,8 @@ type proposalView struct {
 	// clientText and signedPDF are the Client card's (clientsend.go).
 	clientText *widget.Label
 	signedPDF  *widget.Button
+	// laptopPDF is the signed PDF of an acceptance taken here (inperson.go).
+	laptopPDF *widget.Button
 }
 
 func newProposalView(d *Desktop) *proposalView {
