@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"proposaldesk/app"
 	"proposaldesk/internal/pdftext"
 	"proposaldesk/localstore"
+	"proposaldesk/localstore/legacytest"
 )
 
 // drawnSignature is an 800×240 PNG with one drawn stroke, as the
@@ -306,5 +308,53 @@ func measureAcceptance(t testing.TB, d *desk, id int64, sig string) {
 	t.Logf("signature PNG %d bytes; request body %d bytes; outbox entry %d bytes", len(png), len(body), len(entryJSON))
 	if len(body) > 2*len(sig) {
 		t.Errorf("request body %d bytes for a %d-byte signature", len(body), len(sig))
+	}
+}
+
+// The server itself answers 409 ProposalChanged (the entry went out
+// without If-Match, as one queued before its proposal's server version
+// was known does): the acceptance settles as refused with the signature
+// kept, and the round goes on, so an edit queued after it, of another
+// proposal, reaches the server.
+func TestInPersonProposalChangedByTheServer(t *testing.T) {
+	s := startReal(t)
+	path := filepath.Join(t.TempDir(), "desk.db")
+	d := s.newDesk(t, s.URL, app.RoleSales, openLocal(t, path), nil)
+	d.sync(t)
+	me := s.appUser(t, app.RoleSales)
+	p := d.edit(t, 0, &app.CreateProposal{SalesPersonID: me.ID, Name: strp("Refused by the server")})
+	q := d.edit(t, 0, &app.CreateProposal{SalesPersonID: me.ID, Name: strp("Edited after it")})
+	d.sync(t)
+	id, other := d.st.Resolve(p.ID), d.st.Resolve(q.ID)
+	d.st.Close()
+
+	// Signed over a view the server does not give (another hash).
+	sig := drawnSignature(t)
+	m := &app.AcceptInPerson{ID: id, SignerName: "Ann Lee", SignatureImage: sig, SnapshotHash: strings.Repeat("0", 64),
+		SignedAt: time.Now().Format(time.RFC3339), DeviceID: "laptop-9"}
+	if _, err := legacytest.AddEdit(path, id, m, me); err != nil {
+		t.Fatal(err)
+	}
+	d = s.newDesk(t, s.URL, app.RoleSales, openLocal(t, path), nil)
+	d.edit(t, other, &app.SetDescription{ID: other, Description: "Sent after the refusal"})
+	d.sync(t)
+
+	got, err := s.admin(t).GetProposal(bg, other)
+	if err != nil || got.Proposal.ProjectDescription != "Sent after the refusal" {
+		t.Fatalf("the edit after the refused acceptance: %q %v", got.Proposal.ProjectDescription, err)
+	}
+	entries, err := d.st.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].State != localstore.StateFailed || entries[0].ErrorKind != app.KindProposalChanged {
+		t.Fatalf("outbox %+v, want the acceptance failed with ProposalChanged", entries)
+	}
+	kept, err := entries[0].Decode()
+	if err != nil || kept.(*app.AcceptInPerson).SignatureImage != sig {
+		t.Fatalf("the refused acceptance lost its signature: %v", err)
+	}
+	if sp, err := s.admin(t).GetProposal(bg, id); err != nil || sp.Proposal.Status == app.StatusAccepted {
+		t.Fatalf("server: %s %v", sp.Proposal.Status, err)
 	}
 }
