@@ -74,7 +74,7 @@ func (s *Store) Edit(ctx context.Context, proposalID int64, m app.Mutation, env 
 		if err := t.enqueue(entry); err != nil {
 			return err
 		}
-		if a, ok := m.(*app.AcceptInPerson); ok {
+		if a, ok := m.(app.ClientDecision); ok {
 			if err := t.putAcceptance(a, seen, entry.Seq, env.Now); err != nil {
 				return err
 			}

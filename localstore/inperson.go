@@ -36,8 +36,10 @@ var bucketInPerson = []byte("inPerson")
 type Acceptance struct {
 	ProposalID int64 `json:"proposalId"`
 	// Seq is the outbox entry that sends it.
-	Seq  uint64             `json:"seq"`
-	Edit app.AcceptInPerson `json:"edit"`
+	Seq uint64 `json:"seq"`
+	// Decision is the edit's evidence (app.ClientDecision): the signer,
+	// the signature, the device time and ID, the hash, the choices.
+	Decision app.DecisionEvidence `json:"decision"`
 	// Seen is the proposal as the client saw it when signing (the local
 	// view before the acceptance), the one the edit's hash is of.
 	Seen *app.Proposal `json:"seen"`
@@ -78,13 +80,22 @@ type AcceptanceStatus struct {
 	Server *app.Proposal
 }
 
-// putAcceptance keeps the acceptance m made on seen, queued as seq.
-func (t *txn) putAcceptance(m *app.AcceptInPerson, seen *app.Proposal, seq uint64, now time.Time) error {
+// The evidence's fields, as app.AcceptInPerson's Evidence names them.
+func (a *Acceptance) Signer() string         { return a.Decision.Data["signerName"] }
+func (a *Acceptance) SignatureImage() string { return a.Decision.Data["signaturePng"] }
+func (a *Acceptance) DeviceTime() string     { return a.Decision.Data["deviceTime"] }
+func (a *Acceptance) DeviceID() string       { return a.Decision.Data["deviceId"] }
+func (a *Acceptance) ViewHash() string       { return a.Decision.Data["viewHash"] }
+
+// putAcceptance keeps the client's decision m made on seen, queued as
+// seq.
+func (t *txn) putAcceptance(m app.ClientDecision, seen *app.Proposal, seq uint64, now time.Time) error {
 	b, err := t.tx.CreateBucketIfNotExists(bucketInPerson)
 	if err != nil {
 		return err
 	}
-	return putJSON(b, idKey(m.ID), Acceptance{ProposalID: m.ID, Seq: seq, Edit: *m, Seen: seen, Taken: now})
+	id := m.ProposalID()
+	return putJSON(b, idKey(id), Acceptance{ProposalID: id, Seq: seq, Decision: m.Evidence(), Seen: seen, Taken: now})
 }
 
 // acceptance reads the acceptance of proposal id (resolved).
@@ -194,43 +205,23 @@ func (s *Store) DismissAcceptance(ctx context.Context, proposalID int64) error {
 }
 
 // remapAcceptance follows from → to in the acceptances: an acceptance
-// of a proposal made offline, or naming parts made offline.
+// of a proposal made offline is found under the server's ID.
 func (t *txn) remapAcceptance(from, to int64) error {
 	b := t.tx.Bucket(bucketInPerson)
 	if b == nil {
 		return nil
 	}
-	type moved struct {
-		key []byte
-		a   Acceptance
-	}
-	var changed []moved
-	err := b.ForEach(func(k, v []byte) error {
-		var a Acceptance
-		if err := json.Unmarshal(v, &a); err != nil {
-			return err
-		}
-		ch := app.RemapID(&a.Edit, from, to)
-		if a.ProposalID == from {
-			a.ProposalID, ch = to, true
-		}
-		if ch {
-			changed = append(changed, moved{append([]byte(nil), k...), a})
-		}
-		return nil
-	})
-	if err != nil {
+	var a Acceptance
+	if ok, err := getJSON(b, idKey(from), &a); err != nil || !ok {
 		return err
 	}
-	for _, m := range changed {
-		if err := b.Delete(m.key); err != nil {
-			return err
-		}
-		if err := putJSON(b, idKey(m.a.ProposalID), m.a); err != nil {
-			return err
-		}
+	// Only the proposal: the choices name parts of Seen, the proposal
+	// as it was signed, whose IDs stay as they were then.
+	a.ProposalID = to
+	if err := b.Delete(idKey(from)); err != nil {
+		return err
 	}
-	return nil
+	return putJSON(b, idKey(to), a)
 }
 
 // LaptopCopyNote is the certificate's line on the laptop's copy of the
@@ -244,18 +235,19 @@ func (a *Acceptance) SignedPDF(w io.Writer) error {
 	if a.Seen == nil {
 		return fmt.Errorf("localstore: the acceptance of proposal %d has no signed view", a.ProposalID)
 	}
-	chosen := app.WithChoices(app.ClientSnapshot(a.Seen), a.Edit.Choices())
+	chosen := app.WithChoices(app.ClientSnapshot(a.Seen), a.Decision.Choices)
 	view := app.DetailView(chosen, app.ViewOptions{})
 	doc := report.FromProposal(&view)
-	at, err := time.Parse(time.RFC3339, a.Edit.SignedAt)
+	at, err := time.Parse(time.RFC3339, a.DeviceTime())
 	if err != nil {
 		at = a.Taken
 	}
+	d := a.Decision.Data
 	cert := report.Certificate{
-		Decision: "Accepted", Signer: a.Edit.SignerName, At: at,
-		UserAgent: "In person on device " + a.Edit.DeviceID + "; device clock " + a.Edit.SignedAt +
+		Decision: "Accepted", Signer: a.Signer(), At: at,
+		UserAgent: "In person on device " + a.DeviceID() + "; device clock " + a.DeviceTime() +
 			". " + LaptopCopyNote,
-		SnapshotHash: a.Edit.SnapshotHash, ConsentText: app.ConsentText, ConsentVersion: app.ConsentVersion,
+		SnapshotHash: a.ViewHash(), ConsentText: d["consentText"], ConsentVersion: d["consentVersion"],
 	}
 	if err := report.Signed(w, &doc, cert, report.Options{}); err != nil {
 		return fmt.Errorf("render the signed PDF: %w", err)

@@ -132,7 +132,7 @@ func TestInPersonAcceptedOfflineThenSynced(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := strings.Join(strings.Fields(pdftext.Text(t, pdf.Bytes())), " ")
-	for _, want := range []string{"Certificate of acceptance", "Ann Lee", "Made on the laptop before sync", "Soundbar", acc.Edit.SnapshotHash[:16]} {
+	for _, want := range []string{"Certificate of acceptance", "Ann Lee", "Made on the laptop before sync", "Soundbar", acc.ViewHash()[:16]} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the laptop's signed PDF lacks %q:\n%s", want, text)
 		}
@@ -238,8 +238,8 @@ func TestInPersonProposalChangedMeanwhile(t *testing.T) {
 	if acc.State != localstore.AcceptanceChanged {
 		t.Fatalf("acceptance state %s (entry %+v), want changed", acc.State, acc.Entry)
 	}
-	if acc.Edit.SignatureImage != sig || acc.Edit.SignerName != "Ann Lee" || len(acc.Edit.Options) != 1 {
-		t.Errorf("the signature, signer or choice was lost: %+v", acc.Edit.Options)
+	if acc.SignatureImage() != sig || acc.Signer() != "Ann Lee" || len(acc.Decision.Choices) != 1 {
+		t.Errorf("the signature, signer or choice was lost: %+v", acc.Decision.Choices)
 	}
 	if acc.Server == nil || acc.Server.ProjectDescription != "Patio speakers, weatherproof" || acc.Seen.ProjectDescription != "" {
 		t.Errorf("both versions: the client saw %+v, the server has %+v", acc.Seen, acc.Server)

@@ -183,23 +183,25 @@ func (p *outboxPanel) inPersonCard(acc localstore.AcceptanceStatus, r *localstor
 // signedWords say who signed, when by the laptop's clock, and that the
 // signature is kept.
 func signedWords(acc localstore.AcceptanceStatus, loc *time.Location) string {
-	when := acc.Edit.SignedAt
+	when := acc.DeviceTime()
 	if t, err := time.Parse(time.RFC3339, when); err == nil {
 		when = t.In(loc).Format("2006-01-02 15:04")
 	}
 	var chose []string
 	if acc.Seen != nil {
-		for _, c := range acc.Edit.Options {
-			if a, ok := acc.Seen.Area(c.AreaID); ok {
-				for i, o := range a.Options {
-					if o.ID == c.OptionID {
-						chose = append(chose, fmt.Sprintf("%s: %s", a.Name, optionName(o, i)))
-					}
+		for _, a := range acc.Seen.Areas {
+			chosen, ok := acc.Decision.Choices[a.ID]
+			if !ok {
+				continue
+			}
+			for i, o := range a.Options {
+				if o.ID == chosen {
+					chose = append(chose, fmt.Sprintf("%s: %s", a.Name, optionName(o, i)))
 				}
 			}
 		}
 	}
-	s := fmt.Sprintf("Signed by %s on %s (this computer's clock).", acc.Edit.SignerName, when)
+	s := fmt.Sprintf("Signed by %s on %s (this computer's clock).", acc.Signer(), when)
 	if len(chose) > 0 {
 		s += " Chosen: " + strings.Join(chose, "; ") + "."
 	}

@@ -78,7 +78,7 @@ func TestInPersonChangedShownInReview(t *testing.T) {
 	if strings.Contains(got, "The server said") || findButton(content, "Retry") != nil {
 		t.Fatalf("shown as an ordinary refused edit:\n%s", got)
 	}
-	if acc, ok, _ := d.sess.st.AcceptanceOf(id); !ok || acc.Edit.SignatureImage != testSignaturePNG {
+	if acc, ok, _ := d.sess.st.AcceptanceOf(id); !ok || acc.SignatureImage() != testSignaturePNG {
 		t.Fatal("the signature is not kept on the laptop")
 	}
 
