@@ -87,6 +87,8 @@ type presentMode struct {
 	accept  *widget.Button
 	missing *widget.Label // what Accept still needs, or why it failed
 	body    *fyne.Container
+	page    *cullBox
+	culling bool // in cull
 	scroll  *container.Scroll
 	leave   *widget.Button
 	signer  string // set once accepted
@@ -283,7 +285,9 @@ func (pm *presentMode) thankYou() {
 		dealer, app.FormatID(d.Number), app.FormatMoney(d.FinancialSummary.ProposalTotal, d.FinancialSummary.Currency), dealer))
 	text.Wrapping = fyne.TextWrapWord
 	text.Alignment = fyne.TextAlignCenter
-	pm.body.Objects = []fyne.CanvasObject{container.NewVBox(widget.NewIcon(theme.ConfirmIcon()), title, text)}
+	mark := container.NewCenter(container.NewGridWrap(fyne.NewSize(64, 64), widget.NewIcon(theme.ConfirmIcon())))
+	pm.body.Objects = []fyne.CanvasObject{container.NewVBox(mark, title, text)}
+	pm.page = nil
 	pm.body.Refresh()
 	pm.scroll.ScrollToTop()
 }

@@ -53,7 +53,7 @@ func newSignaturePad(changed func()) *signaturePad {
 		if s := p.Size(); s.Width > 0 {
 			scale = float32(w) / s.Width
 		}
-		return p.render(w, h, scale)
+		return p.render(w, h, scale, color.Transparent) // on the pad's paper
 	})
 	p.hint = widget.NewLabel("Sign here with the mouse, the touchpad or a finger")
 	p.hint.Importance = widget.LowImportance
@@ -142,7 +142,7 @@ func (p *signaturePad) PNG() ([]byte, error) {
 	if s.IsZero() {
 		s = padSize
 	}
-	img := p.render(int(math.Ceil(float64(s.Width))), int(math.Ceil(float64(s.Height))), 1)
+	img := p.render(int(math.Ceil(float64(s.Width))), int(math.Ceil(float64(s.Height))), 1, padPaper)
 	var buf bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestCompression}
 	if err := enc.Encode(&buf, img); err != nil {
@@ -154,9 +154,10 @@ func (p *signaturePad) PNG() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// render draws the strokes on a w×h image, scale pixels to a unit.
-func (p *signaturePad) render(w, h int, scale float32) *image.Paletted {
-	img := image.NewPaletted(image.Rect(0, 0, max(w, 1), max(h, 1)), color.Palette{padPaper, padInk})
+// render draws the strokes on a w×h image of paper, scale pixels to a
+// unit.
+func (p *signaturePad) render(w, h int, scale float32, paper color.Color) *image.Paletted {
+	img := image.NewPaletted(image.Rect(0, 0, max(w, 1), max(h, 1)), color.Palette{paper, padInk})
 	r := max(1, int(math.Round(float64(1.6*scale))))
 	for _, st := range p.strokes {
 		prev := st[0]

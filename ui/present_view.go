@@ -23,12 +23,23 @@ import (
 // wide screen.
 const presentWidth = 940
 
-// build lays the client's screen out.
+// build lays the client's screen out: one culling box of rows (a row of
+// items, a heading, the totals, the decision), so that each frame Fyne
+// lays out and paints only the rows near the visible part, as the
+// proposal screen does: with a hundred items every frame would
+// otherwise paint them all, the signature's strokes and the caret's
+// blinking included.
 func (pm *presentMode) build() fyne.CanvasObject {
 	d := pm.detail()
 	pm.cur = d.FinancialSummary.Currency
 	pm.cards = map[int64][]*optionCard{}
-	var objs []fyne.CanvasObject
+	var rows []fyne.CanvasObject
+	var kinds []int
+	add := func(kind int, objs ...fyne.CanvasObject) {
+		for _, o := range objs {
+			rows, kinds = append(rows, o), append(kinds, kind)
+		}
+	}
 	name := widget.NewLabelWithStyle(d.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	name.SizeName = theme.SizeNameHeadingText
 	name.Wrapping = fyne.TextWrapWord
@@ -36,22 +47,26 @@ func (pm *presentMode) build() fyne.CanvasObject {
 	if c := d.Customer; c != nil {
 		meta += " · prepared for " + c.DisplayName()
 	}
-	objs = append(objs, name, lowLabel(meta))
+	add(0, name, lowLabel(meta))
 	if s := strings.TrimSpace(d.ProjectDescription); s != "" {
-		objs = append(objs, presentSection("Project description", wrapLabel(s)))
+		add(0, presentSection("Project description", wrapLabel(s)))
 	}
 	for _, a := range d.Areas {
-		objs = append(objs, pm.area(a))
+		pm.area(a, add)
 	}
 	pm.totals = container.NewVBox()
 	pm.showTotals(&d)
-	objs = append(objs, presentSection("Totals", pm.totals))
+	add(0, presentSection("Totals", pm.totals))
 	if s := strings.TrimSpace(d.ProjectTerms); s != "" {
-		objs = append(objs, presentSection("Terms", wrapLabel(s)))
+		add(0, presentSection("Terms", wrapLabel(s)))
 	}
-	objs = append(objs, pm.decision())
-	pm.body = container.NewVBox(objs...)
-	pm.scroll = container.NewVScroll(container.New(&maxWidth{w: presentWidth}, container.NewPadded(pm.body)))
+	add(0, pm.decision())
+	h := pm.d.win.Canvas().Size().Height
+	pm.page = newCullBox(rows, kinds, -h*cullMargin, h*(1+cullMargin))
+	pm.page.after = pm.cull
+	pm.body = container.NewPadded(pm.page)
+	pm.scroll = container.NewVScroll(container.New(&maxWidth{w: presentWidth}, pm.body))
+	pm.scroll.OnScrolled = func(fyne.Position) { pm.cull() }
 
 	dealer := widget.NewLabelWithStyle(d.Dealer.CompanyName, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	pm.leave = widget.NewButton("Leave", pm.askLeave)
@@ -60,45 +75,77 @@ func (pm *presentMode) build() fyne.CanvasObject {
 	return container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, pm.scroll)
 }
 
+// cull tells the page what is visible (after a scroll or a layout); the
+// focused field stays drawn.
+func (pm *presentMode) cull() {
+	s := pm.scroll
+	if pm.culling || s == nil || s.Content == nil {
+		return
+	}
+	pm.culling = true
+	defer func() { pm.culling = false }()
+	var focus map[fyne.CanvasObject]bool
+	if f, ok := pm.d.win.Canvas().Focused().(fyne.CanvasObject); ok {
+		focus = pathTo(s.Content, f)
+	}
+	off, h := s.Offset.Y, s.Size().Height
+	cullPass(s.Content, -off, -h*cullMargin, h*(1+cullMargin), focus)
+}
+
 // detail is app's view of the client view with the client's choices:
 // its totals are those the choices make.
 func (pm *presentMode) detail() app.ProposalDetail {
 	return app.DetailView(app.WithChoices(pm.view, pm.choices), app.ViewOptions{})
 }
 
-// area is one area with its options; where it offers several, each is a
-// card the client taps to choose.
-func (pm *presentMode) area(a app.AreaView) fyne.CanvasObject {
+// Kinds of page rows whose height is alike: a row of one never measured
+// takes the height of one measured (cullBox).
+const (
+	rowAlone      = iota // measured on its own
+	rowItem              // an item with a brand or model line
+	rowItemPlain         // an item with its name only
+	rowTableHead         // the column heads
+	rowOptionFoot        // the option's total
+)
+
+// area adds an area's rows: its heading and its options; where it
+// offers several, every row of an option is part of a card the client
+// taps to choose.
+func (pm *presentMode) area(a app.AreaView, add func(int, ...fyne.CanvasObject)) {
 	choosable := len(a.Options) > 1
 	counted := a.CountedIndex()
-	var objs []fyne.CanvasObject
+	add(rowAlone, widget.NewSeparator(), sectionHeading(a.Name))
 	if choosable {
-		objs = append(objs, lowLabel("Choose one option: tap it."))
+		add(rowAlone, lowLabel("Choose one option: tap it."))
 	}
 	for i, o := range a.Options {
-		c := newOptionCard(choosable, i == counted, func() { pm.choose(a.ID, o.ID) })
-		c.content = pm.option(len(a.Options), i, o)
-		c.ExtendBaseWidget(c)
+		c := &optionCard{choosable: choosable, chosen: i == counted, tapped: func() { pm.choose(a.ID, o.ID) }}
 		pm.cards[a.ID] = append(pm.cards[a.ID], c)
-		objs = append(objs, c)
+		add(rowAlone, c.head(optionLabel(len(a.Options), i)))
+		pm.option(o, func(kind int, row fyne.CanvasObject) { add(kind, c.part(row)) })
+		foot := canvas.NewRectangle(color.Transparent)
+		foot.SetMinSize(fyne.NewSize(1, theme.Padding()))
+		add(rowAlone, c.part(foot)) // the card's foot, for a margin
 	}
-	return presentSection(a.Name, container.NewVBox(objs...))
 }
 
-// option is an option's label, description, items at sell price and
-// total.
-func (pm *presentMode) option(n, i int, o app.OptionView) fyne.CanvasObject {
-	money := func(m app.Money) string { return app.FormatMoney(m, pm.cur) }
-	label := "Included"
-	if n > 1 {
-		label = "Option " + string(rune('A'+i))
+// optionLabel names the option as the client's page does.
+func optionLabel(n, i int) string {
+	if n == 1 {
+		return "Included"
 	}
-	objs := []fyne.CanvasObject{widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
+	return "Option " + string(rune('A'+i))
+}
+
+// option adds an option's rows: description, items at sell price and
+// total.
+func (pm *presentMode) option(o app.OptionView, add func(int, fyne.CanvasObject)) {
+	money := func(m app.Money) string { return app.FormatMoney(m, pm.cur) }
 	if s := strings.TrimSpace(o.ClientDescription); s != "" {
-		objs = append(objs, wrapLabel(s))
+		add(rowAlone, wrapLabel(s))
 	}
 	if len(o.Items) > 0 {
-		objs = append(objs, tableRow(boldLabel("Item"), boldRight("Qty"), boldRight("Price"), boldRight("Total")))
+		add(rowTableHead, tableRow(boldLabel("Item"), boldRight("Qty"), boldRight("Price"), boldRight("Total")))
 		for _, it := range o.Items {
 			item := strings.TrimSpace(it.Name)
 			if it.ParentID != 0 {
@@ -107,19 +154,21 @@ func (pm *presentMode) option(n, i int, o app.OptionView) fyne.CanvasObject {
 			if it.IsRecurringService {
 				item += " (monthly)"
 			}
+			kind := rowItemPlain
 			nameBox := container.NewVBox(truncLabel(item))
 			if dt := strings.TrimSpace(it.Brand + " " + it.Model); dt != "" {
 				nameBox.Add(lowLabel(dt))
+				kind = rowItem
 			}
 			if s := strings.TrimSpace(it.ClientNote); s != "" {
 				nameBox.Add(lowLabel(s))
+				kind = rowAlone
 			}
-			objs = append(objs, tableRow(nameBox, rightLabel(report.Quantity(it.Quantity)),
+			add(kind, tableRow(nameBox, rightLabel(report.Quantity(it.Quantity)),
 				rightLabel(money(it.SellPrice)), rightLabel(money(it.Total.Amount))))
 		}
 	}
-	objs = append(objs, tableRow(boldLabel("Option total"), widget.NewLabel(""), widget.NewLabel(""), boldRight(money(o.Total))))
-	return container.NewVBox(objs...)
+	add(rowOptionFoot, tableRow(boldLabel("Option total"), widget.NewLabel(""), widget.NewLabel(""), boldRight(money(o.Total))))
 }
 
 // choose makes the client's pick in an area the counted option, and
@@ -204,73 +253,120 @@ func (pm *presentMode) decision() fyne.CanvasObject {
 }
 
 // optionCard is an option the client can tap to choose (where the area
-// offers several): a radio mark and a frame show the choice.
+// offers several): its rows (parts) share a background and a bar on the
+// left that show the choice, and a tap on any of them chooses it.
 type optionCard struct {
-	widget.BaseWidget
-	content   fyne.CanvasObject
 	choosable bool
 	chosen    bool
 	tapped    func()
+	parts     []*optionPart
 	mark      *widget.Icon
 	badge     *widget.Label
-	frame     *canvas.Rectangle
 }
 
-var _ fyne.Tappable = (*optionCard)(nil)
-
-func newOptionCard(choosable, chosen bool, tapped func()) *optionCard {
-	return &optionCard{choosable: choosable, chosen: chosen, tapped: tapped}
-}
-
-func (c *optionCard) CreateRenderer() fyne.WidgetRenderer {
-	c.frame = canvas.NewRectangle(color.Transparent)
-	c.frame.CornerRadius = theme.InputRadiusSize()
+// head is the card's first row: the radio mark, the label and "Your
+// choice".
+func (c *optionCard) head(label string) *optionPart {
+	if !c.choosable {
+		return c.part(boldLabel(label))
+	}
 	c.mark = widget.NewIcon(nil)
 	c.badge = widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
 	c.badge.Importance = widget.HighImportance
-	c.show()
-	var head fyne.CanvasObject = container.NewBorder(nil, nil, nil, nil)
-	if c.choosable {
-		head = container.NewBorder(nil, nil, c.mark, c.badge)
-	}
-	return widget.NewSimpleRenderer(container.NewStack(c.frame,
-		container.NewPadded(container.NewBorder(head, nil, nil, nil, c.content))))
+	return c.part(container.NewBorder(nil, nil, container.NewHBox(c.mark, boldLabel(label)), c.badge))
 }
 
-func (c *optionCard) Tapped(*fyne.PointEvent) {
-	if c.choosable && c.tapped != nil {
-		c.tapped()
-	}
+// part is a row of the card.
+func (c *optionCard) part(content fyne.CanvasObject) *optionPart {
+	// Filled rectangles only (no stroke, no rounded corners): cheap for
+	// every painter.
+	p := &optionPart{card: c, frame: canvas.NewRectangle(color.Transparent), bar: canvas.NewRectangle(color.Transparent)}
+	p.box = container.New(&partLayout{first: len(c.parts) == 0}, p.frame, p.bar, content)
+	p.ExtendBaseWidget(p)
+	c.parts = append(c.parts, p)
+	c.show()
+	return p
 }
 
 func (c *optionCard) setChosen(chosen bool) {
 	c.chosen = chosen
-	if c.frame != nil {
-		c.show()
-	}
+	c.show()
 }
 
 func (c *optionCard) show() {
-	c.frame.StrokeWidth = 1
-	c.frame.StrokeColor = theme.Color(theme.ColorNameSeparator)
-	c.frame.FillColor = color.Transparent
-	c.mark.SetResource(theme.RadioButtonIcon())
-	c.badge.SetText("")
+	fill, bar := color.Color(color.Transparent), theme.Color(theme.ColorNameSeparator)
 	if c.choosable && c.chosen {
-		c.frame.StrokeWidth = 3
-		c.frame.StrokeColor = theme.Color(theme.ColorNamePrimary)
-		c.frame.FillColor = theme.Color(theme.ColorNameSelection)
-		c.mark.SetResource(theme.RadioButtonCheckedIcon())
-		c.badge.SetText("Your choice")
+		fill, bar = theme.Color(theme.ColorNameSelection), theme.Color(theme.ColorNamePrimary)
 	}
-	c.frame.Refresh()
+	if c.mark != nil {
+		c.mark.SetResource(theme.RadioButtonIcon())
+		c.badge.SetText("")
+		if c.chosen {
+			c.mark.SetResource(theme.RadioButtonCheckedIcon())
+			c.badge.SetText("Your choice")
+		}
+	}
+	for _, p := range c.parts {
+		if p.frame.FillColor != fill || p.bar.FillColor != bar {
+			p.frame.FillColor, p.bar.FillColor = fill, bar
+			p.frame.Refresh()
+			p.bar.Refresh()
+		}
+	}
+}
+
+// optionPart is one row of an option's card.
+type optionPart struct {
+	widget.BaseWidget
+	card       *optionCard
+	box        *fyne.Container
+	frame, bar *canvas.Rectangle
+}
+
+var _ fyne.Tappable = (*optionPart)(nil)
+
+func (p *optionPart) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(p.box) }
+
+func (p *optionPart) Tapped(*fyne.PointEvent) {
+	if c := p.card; c.choosable && c.tapped != nil {
+		c.tapped()
+	}
+}
+
+// partLayout lays out a card's row: the background and the bar on the
+// left reach up over the gap between rows (but for the first row), so
+// the card reads as one block; the content sits right of the bar.
+type partLayout struct{ first bool }
+
+const barWidth = 5
+
+func (l *partLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	top := -theme.Padding()
+	if l.first {
+		top = 0
+	}
+	objs[0].Move(fyne.NewPos(0, top))
+	objs[0].Resize(fyne.NewSize(size.Width, size.Height-top))
+	objs[1].Move(fyne.NewPos(0, top))
+	objs[1].Resize(fyne.NewSize(barWidth, size.Height-top))
+	x := barWidth + theme.Padding()
+	objs[2].Move(fyne.NewPos(x, 0))
+	objs[2].Resize(fyne.NewSize(max(size.Width-x-theme.Padding(), 0), size.Height))
+}
+
+func (l *partLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return objs[2].MinSize().AddWidthHeight(barWidth+2*theme.Padding(), 0)
 }
 
 // presentSection is a heading and its content.
 func presentSection(title string, content fyne.CanvasObject) fyne.CanvasObject {
+	return container.NewVBox(widget.NewSeparator(), sectionHeading(title), content)
+}
+
+func sectionHeading(title string) *widget.Label {
 	h := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	h.SizeName = theme.SizeNameSubHeadingText
-	return container.NewVBox(widget.NewSeparator(), h, content)
+	return h
 }
 
 func lowLabel(s string) *widget.Label {
