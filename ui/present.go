@@ -80,6 +80,8 @@ type presentMode struct {
 	cards   map[int64][]*optionCard
 	cur     app.Currency
 	totals  *fyne.Container
+	// totalsSection holds totals under its heading (a row of page).
+	totalsSection fyne.CanvasObject
 
 	name    *plainEntry
 	pad     *signaturePad

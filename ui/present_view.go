@@ -56,7 +56,8 @@ func (pm *presentMode) build() fyne.CanvasObject {
 	}
 	pm.totals = container.NewVBox()
 	pm.showTotals(&d)
-	add(0, presentSection("Totals", pm.totals))
+	pm.totalsSection = presentSection("Totals", pm.totals)
+	add(0, pm.totalsSection)
 	if s := strings.TrimSpace(d.ProjectTerms); s != "" {
 		add(0, presentSection("Terms", wrapLabel(s)))
 	}
