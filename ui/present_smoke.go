@@ -109,3 +109,20 @@ func offersChoice(p *app.Proposal) bool {
 	}
 	return false
 }
+
+// PresentableItems is the open proposal's number of items, and whether
+// it can be presented to the client (the startup timings present those
+// that can).
+func (d *Desktop) PresentableItems() (int, bool) {
+	v := d.detail
+	if d.sess == nil || v == nil || v.p == nil || v.rec == nil {
+		return 0, false
+	}
+	n := 0
+	for _, a := range v.p.Areas {
+		for _, o := range a.Options {
+			n += len(o.Items)
+		}
+	}
+	return n, presentRefusal(d.sess.user, v.rec.ReadOnly, v.p) == ""
+}
