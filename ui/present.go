@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -114,7 +115,7 @@ func (d *Desktop) PresentToClient() {
 		p, readOnly = v.p, v.rec.ReadOnly
 	}
 	if why := presentRefusal(d.sess.user, readOnly, p); why != "" {
-		d.showError("Cannot present to the client", fmt.Errorf("%s", why))
+		d.showError("Cannot present to the client", errors.New(why))
 		return
 	}
 	hash, err := app.ClientViewHash(p)
