@@ -340,6 +340,9 @@ func (d *Desktop) syncStateChanged(st syncer.State) {
 	if prev.Syncing && !st.Syncing || pulled || prev.Pending != st.Pending || prev.Failed != st.Failed || prev.Conflicts != st.Conflicts {
 		d.list.refresh()
 		d.detail.reloadIfChanged()
+		if d.present != nil {
+			d.present.checkChanged()
+		}
 	} else if firstSync(st) && len(d.list.rows) == 0 && (!prev.Syncing || prev.Phase != st.Phase || percent(prev) != percent(st)) {
 		d.list.showEmpty(0) // as often as the bar moves
 	}

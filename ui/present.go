@@ -95,6 +95,9 @@ type presentMode struct {
 	scroll  *container.Scroll
 	leave   *widget.Button
 	signer  string // set once accepted
+	// changed: a sync changed the proposal since it was shown, so the
+	// client would accept what they did not see (see checkChanged).
+	changed bool
 
 	// What leaving restores.
 	prevContent fyne.CanvasObject
@@ -194,9 +197,34 @@ func (pm *presentMode) close() {
 	}
 }
 
+// changedWords is what the client's screen says when a sync changed the
+// proposal while it was shown.
+const changedWords = "This proposal has just been changed by the dealer's office, so it cannot be accepted as shown. " +
+	"The salesperson will leave and present it again."
+
+// checkChanged compares, after a sync, the proposal on the laptop with
+// the view shown: when they differ the client is told at once, and
+// Accept stays off (app would refuse it too, as ProposalChanged).
+func (pm *presentMode) checkChanged() {
+	if pm.signer != "" || pm.changed || pm.d.sess == nil {
+		return
+	}
+	rec, err := pm.d.sess.st.Record(pm.id)
+	if err != nil {
+		return
+	}
+	if h, err := app.ClientViewHash(rec.Local); err == nil && h != pm.hash {
+		pm.changed = true
+		pm.refreshAccept()
+	}
+}
+
 // ready reports whether Accept may be pressed, and else what is missing
 // in words.
 func (pm *presentMode) ready() (bool, string) {
+	if pm.changed {
+		return false, changedWords
+	}
 	var need []string
 	if strings.TrimSpace(pm.name.Text) == "" {
 		need = append(need, "type your full name")
@@ -229,6 +257,9 @@ func (pm *presentMode) refreshAccept() {
 		pm.accept.Disable()
 	}
 	pm.missing.Importance = widget.LowImportance
+	if pm.changed {
+		pm.missing.Importance = widget.DangerImportance
+	}
 	pm.missing.SetText(why)
 }
 

@@ -422,3 +422,57 @@ func TestPresentRefusedForViewer(t *testing.T) {
 		t.Fatalf("on top: %q", got)
 	}
 }
+
+// A sync that changes the proposal while it is shown: the client's
+// screen says so at once and Accept stays off; pressed anyway, app
+// refuses it in words, and nothing is accepted or queued.
+func TestPresentChangedMeanwhile(t *testing.T) {
+	h := newHarness(t)
+	d := h.signIn(app.RoleSales)
+	name := "Changed meanwhile " + time.Now().Format("150405.000")
+	id, area, _, _ := presentable(t, h, name)
+	h.sync()
+	h.openByName(name)
+	pressPresent(d)
+	pm := d.present
+	if pm == nil {
+		t.Fatalf("not presenting; on top: %q", topText(d))
+	}
+	sign(pm, "Dana Client")
+	test.Tap(pm.consent)
+	if pm.accept.Disabled() {
+		t.Fatalf("Accept disabled before the change: %q", pm.missing.Text)
+	}
+	price := app.MustMoney("999.00")
+	p, err := h.srv.Proposal(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := p.Area(area)
+	if _, err := h.srv.Update(id, &app.ChangeItem{ItemID: a.Options[0].Items[0].ID, SellPrice: &price}); err != nil {
+		t.Fatal(err)
+	}
+	h.backgroundSync()
+	if !pm.accept.Disabled() || pm.missing.Text != changedWords {
+		t.Fatalf("after the change: Accept disabled %v, line %q", pm.accept.Disabled(), pm.missing.Text)
+	}
+	pm.changed = false // as if the sync's news had not reached the screen
+	pm.refreshAccept()
+	test.Tap(pm.accept)
+	if pm.signer != "" || !strings.Contains(pm.missing.Text, "Not accepted: The proposal changed") {
+		t.Fatalf("accepted anyway, or not said: signer %q, line %q", pm.signer, pm.missing.Text)
+	}
+	rec, err := d.sess.st.Record(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Local.Status == app.StatusAccepted {
+		t.Fatal("the local proposal is accepted")
+	}
+	entries, _ := d.sess.st.Entries()
+	for _, e := range entries {
+		if m, err := app.DecodeMutation(e.Mutation); err == nil && m.Kind() == app.KindAcceptInPerson {
+			t.Fatal("an acceptance was queued")
+		}
+	}
+}
