@@ -476,3 +476,15 @@ func TestPresentChangedMeanwhile(t *testing.T) {
 		}
 	}
 }
+
+// shownTotal is the proposal total the screen shows: the totals' one
+// bold amount.
+func (pm *presentMode) shownTotal() string {
+	total := ""
+	walk(pm.totals, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && l.TextStyle.Bold && l.Alignment == fyne.TextAlignTrailing && total == "" {
+			total = l.Text
+		}
+	})
+	return total
+}

@@ -219,17 +219,6 @@ func (pm *presentMode) showTotals(d *app.ProposalDetail) {
 	pm.totals.Refresh()
 }
 
-// shownTotal is the proposal total the screen shows (tests).
-func (pm *presentMode) shownTotal() string {
-	last := ""
-	walkObjects(pm.totals, func(o fyne.CanvasObject) {
-		if l, ok := o.(*widget.Label); ok && l.TextStyle.Bold && l.Alignment == fyne.TextAlignTrailing && last == "" {
-			last = l.Text
-		}
-	})
-	return last
-}
-
 // decision is the name, the signature, the consent and Accept.
 func (pm *presentMode) decision() fyne.CanvasObject {
 	pm.name = newPlainEntry(pm.d)
@@ -451,14 +440,4 @@ func (m *maxWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
 		s = s.Max(o.MinSize())
 	}
 	return s
-}
-
-// walkObjects visits o and every object inside it.
-func walkObjects(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
-	fn(o)
-	if c, ok := o.(*fyne.Container); ok {
-		for _, x := range c.Objects {
-			walkObjects(x, fn)
-		}
-	}
 }
