@@ -287,6 +287,17 @@ func TestPresentToClientOffline(t *testing.T) {
 	if d.detail.p.Status != app.StatusAccepted {
 		t.Fatalf("the proposal screen shows %s", d.detail.p.Status)
 	}
+	var item *fyne.MenuItem
+	for _, m := range d.win.MainMenu().Items {
+		for _, it := range m.Items {
+			if it.Label == "Present to client" {
+				item = it
+			}
+		}
+	}
+	if item == nil || item.Shortcut == nil || item.Shortcut.ShortcutName() != presentShortcut().ShortcutName() {
+		t.Fatal("the menu has no Present to client with its shortcut")
+	}
 
 	// Back online: the server takes the acceptance for what it shows.
 	h.gate.down.Store(false)
