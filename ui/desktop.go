@@ -478,19 +478,14 @@ func (d *Desktop) showError(title string, err error) {
 // the window runs before a focused field sees the keys.
 func (d *Desktop) installShortcuts() {
 	c := d.win.Canvas()
-	for k, fn := range map[fyne.KeyName]func(){fyne.KeyN: d.NewProposal, fyne.KeyR: d.SyncNow, fyne.KeyF: d.FocusSearch, fyne.KeyE: d.Export, listKey: d.ToggleList} {
-		c.AddShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
-			if !d.presenting() {
-				fn()
-			}
-		})
+	// All through handleShortcut, which knows them and turns the
+	// workspace's off while presenting to the client.
+	for _, k := range []fyne.KeyName{fyne.KeyN, fyne.KeyR, fyne.KeyF, fyne.KeyE, listKey} {
+		c.AddShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}, func(s fyne.Shortcut) { d.handleShortcut(s) })
 	}
-	c.AddShortcut(sendShortcut(), func(fyne.Shortcut) {
-		if !d.presenting() {
-			d.SendToClient()
-		}
-	})
-	c.AddShortcut(presentShortcut(), func(fyne.Shortcut) { d.PresentToClient() })
+	for _, sc := range []*desktop.CustomShortcut{sendShortcut(), presentShortcut()} {
+		c.AddShortcut(sc, func(s fyne.Shortcut) { d.handleShortcut(s) })
+	}
 	d.installMenu()
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
