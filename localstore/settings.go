@@ -15,6 +15,9 @@ type Settings struct {
 	ExportFolder string `json:"exportFolder,omitempty"`
 	// ListHidden: the proposal list pane is collapsed (small screens).
 	ListHidden bool `json:"listHidden,omitempty"`
+	// DeviceID names this laptop in the evidence of what it records
+	// (see DeviceID).
+	DeviceID string `json:"deviceId,omitempty"`
 }
 
 func (t *txn) settings() (Settings, error) {

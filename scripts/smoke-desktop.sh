@@ -45,6 +45,8 @@ done
 # screenshot; CONTACT=1 opens the new-customer form and types a first
 # name and an invalid email into it with the X keyboard, then presses
 # Enter; NEW=1 presses Ctrl+N twice (online) and types a name at once.
+# PD_SMOKE_PRESENT=NAME presents a proposal offering a choice of options
+# to the client, with NAME typed and a signature drawn.
 shoot() {
   local theme=$1 name=$2 role=${3:-Sales} export=${4:-} contact=${5:-} new=${6:-}
   local report="$work/report-$name.json" shot="$work/$name.png"
@@ -90,6 +92,11 @@ shoot() {
         for _ in $(seq 1 60); do grep -q "\"nameField\": \"$PD_SMOKE_REMOTE_NAME\"" "$4" && break; sleep 0.25; done
         sleep 0.5
       fi
+      if [ -n "${PD_SMOKE_PRESENT:-}" ]; then
+        # Present to client opens full screen after the first sync.
+        for _ in $(seq 1 80); do grep -q "\"presenting\": true" "$4" && break; sleep 0.25; done
+        sleep 1
+      fi
       if [ -n "${PD_SMOKE_PICKER:-}" ]; then
         # The picker opens once the catalog is on the laptop.
         for _ in $(seq 1 80); do grep -q "\"picker\": \"[0-9,]* items match" "$4" && break; sleep 0.25; done
@@ -134,6 +141,9 @@ shoot() {
     [ "$geo" = "$PD_SMOKE_SIZE" ] || { echo "smoke-desktop: window $geo on a $PD_SMOKE_SIZE screen"; exit 1; }
     echo "smoke-desktop: $name: window $geo"
   fi
+  if [ -n "${PD_SMOKE_PRESENT:-}" ]; then
+    grep -q '"presenting": true' "$report" || { echo "smoke-desktop: Present to client did not open"; exit 1; }
+  fi
   if [ -n "$contact" ]; then
     grep -q '"formMessage": "Email is not an email address."' "$report" ||
       { echo "smoke-desktop: the new-contact form does not show the email error"; exit 1; }
@@ -161,6 +171,7 @@ echo "$help" | grep -qi 'error' && { echo "smoke-desktop: --help logs an error";
 shoot light workspace-light
 PD_SMOKE_ITEMS=1 shoot light proposal-items # scrolled to the first option's items
 PD_SMOKE_PICKER=sonos shoot light catalog-picker # the first option's Add item… with "sonos" typed
+PD_SMOKE_PRESENT="Dana Whitfield" shoot light present-to-client # full screen, name typed, signature drawn
 shoot dark workspace-dark
 # Small laptop screens: the proposal beside the list at 1024x600, and
 # alone (Ctrl+B hides the list) at 800x600.

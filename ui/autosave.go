@@ -262,7 +262,7 @@ func newPlainEntry(d *Desktop) *plainEntry {
 
 func (e *plainEntry) TypedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape {
-		e.d.closeDialog()
+		e.d.escape()
 		return
 	}
 	e.Entry.TypedKey(ev)

@@ -335,7 +335,7 @@ func (v *proposalView) clientCard() fyne.CanvasObject {
 		send.Disable()
 	}
 	v.refreshClient()
-	return newCard("Client", "", container.NewVBox(v.clientText, container.NewHBox(send, copyLink, v.signedPDF, v.laptopPDF)))
+	return newCard("Client", "", container.NewVBox(v.clientText, container.NewHBox(send, copyLink, v.signedPDF, v.laptopPDF), v.presentRow()))
 }
 
 // refreshClient shows what the last sync learned of the client.

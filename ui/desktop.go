@@ -94,6 +94,8 @@ type Desktop struct {
 	form *formDialog
 	// panes lays out the list and the proposal (the list collapses).
 	panes *panes
+	// present is the client's screen while presenting (present.go).
+	present *presentMode
 }
 
 // session is one signed-in user on one server.
@@ -338,6 +340,9 @@ func (d *Desktop) syncStateChanged(st syncer.State) {
 	if prev.Syncing && !st.Syncing || pulled || prev.Pending != st.Pending || prev.Failed != st.Failed || prev.Conflicts != st.Conflicts {
 		d.list.refresh()
 		d.detail.reloadIfChanged()
+		if d.present != nil {
+			d.present.checkChanged()
+		}
 	} else if firstSync(st) && len(d.list.rows) == 0 && (!prev.Syncing || prev.Phase != st.Phase || percent(prev) != percent(st)) {
 		d.list.showEmpty(0) // as often as the bar moves
 	}
@@ -473,14 +478,22 @@ func (d *Desktop) showError(title string, err error) {
 // the window runs before a focused field sees the keys.
 func (d *Desktop) installShortcuts() {
 	c := d.win.Canvas()
-	for k, fn := range map[fyne.KeyName]func(){fyne.KeyN: d.NewProposal, fyne.KeyR: d.SyncNow, fyne.KeyF: d.FocusSearch, fyne.KeyE: d.Export, listKey: d.ToggleList} {
-		c.AddShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { fn() })
+	// All through handleShortcut, which knows them and turns the
+	// workspace's off while presenting to the client.
+	for _, k := range []fyne.KeyName{fyne.KeyN, fyne.KeyR, fyne.KeyF, fyne.KeyE, listKey} {
+		c.AddShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}, func(s fyne.Shortcut) { d.handleShortcut(s) })
 	}
-	c.AddShortcut(sendShortcut(), func(fyne.Shortcut) { d.SendToClient() })
+	for _, sc := range []*desktop.CustomShortcut{sendShortcut(), presentShortcut()} {
+		c.AddShortcut(sc, func(s fyne.Shortcut) { d.handleShortcut(s) })
+	}
 	d.installMenu()
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
 		case fyne.KeyEscape:
+			if d.present != nil {
+				d.present.escape()
+				return
+			}
 			if d.list != nil && c.Overlays().Top() == d.list.status.pop {
 				d.list.status.pop.Hide() // the status checks
 				return
@@ -514,11 +527,13 @@ func (d *Desktop) installMenu() {
 	d.menuExport = []*fyne.MenuItem{exportSearch, exportPDFs}
 	sendItem := fyne.NewMenuItem("Send to client…", d.SendToClient)
 	sendItem.Shortcut = sendShortcut()
+	presentItem := fyne.NewMenuItem("Present to client", d.PresentToClient)
+	presentItem.Shortcut = presentShortcut()
 	d.win.SetMainMenu(fyne.NewMainMenu(
 		fyne.NewMenu("File", item("New proposal", fyne.KeyN, d.NewProposal), item("Sync now", fyne.KeyR, d.SyncNow),
 			fyne.NewMenuItemSeparator(), exportSearch, exportPDFs, fyne.NewMenuItemSeparator(), webhooks),
 		fyne.NewMenu("Edit", item("Find proposals", fyne.KeyF, d.FocusSearch), item("New customer for this proposal…", "", d.NewCustomer)),
-		fyne.NewMenu("Proposal", sendItem, fyne.NewMenuItem("Copy client link", d.CopyClientLink),
+		fyne.NewMenu("Proposal", sendItem, presentItem, fyne.NewMenuItem("Copy client link", d.CopyClientLink),
 			fyne.NewMenuItem("Open signed PDF", d.OpenSignedPDF)),
 		fyne.NewMenu("View", item("Hide or show the proposal list", listKey, d.ToggleList)),
 		fyne.NewMenu("Help", item(aboutLabel, "", d.About)),
@@ -536,6 +551,13 @@ func (d *Desktop) FocusSearch() {
 // focused widget receives shortcuts before the canvas).
 func (d *Desktop) handleShortcut(s fyne.Shortcut) bool {
 	cs, ok := s.(*desktop.CustomShortcut)
+	if d.presenting() {
+		return ok // the workspace's shortcuts are off
+	}
+	if ok && *cs == *presentShortcut() {
+		d.PresentToClient()
+		return true
+	}
 	if ok && *cs == *sendShortcut() {
 		d.SendToClient()
 		return true

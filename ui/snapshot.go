@@ -32,6 +32,9 @@ type Snapshot struct {
 	// FormMessage is the open form dialog's refusal, if any.
 	FormMessage string    `json:"formMessage,omitempty"`
 	LastSync    time.Time `json:"lastSync"`
+
+	// Presenting: the client's screen (Present to client) is shown.
+	Presenting bool `json:"presenting,omitempty"`
 }
 
 // Snapshot describes the window (UI goroutine).
@@ -56,6 +59,7 @@ func (d *Desktop) Snapshot() Snapshot {
 	if d.form != nil {
 		s.FormMessage = d.form.msg.Text
 	}
+	s.Presenting = d.present != nil
 	if d.detail != nil && d.detail.ct != nil {
 		if p := d.detail.ct.picker; p != nil && d.dlg == p.dlg {
 			s.Picker = p.status.Text

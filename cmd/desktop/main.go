@@ -101,6 +101,9 @@ func main() {
 	if search := os.Getenv("PD_SMOKE_PICKER"); search != "" {
 		go smokePicker(d, search)
 	}
+	if signer := os.Getenv("PD_SMOKE_PRESENT"); signer != "" {
+		go smokePresent(d, signer)
+	}
 	if name := os.Getenv("PD_SMOKE_REMOTE_NAME"); name != "" {
 		go smokeRemote(d, name)
 	}
@@ -218,6 +221,24 @@ func smokeItems(d *ui.Desktop) {
 		if open != "" {
 			time.Sleep(500 * time.Millisecond)
 			fyne.DoAndWait(d.ShowItems)
+			return
+		}
+	}
+}
+
+// smokePresent presents a proposal to the client once the first sync
+// is done, with signer's name typed and a signature drawn: the smoke
+// run's screenshot of the present mode.
+func smokePresent(d *ui.Desktop, signer string) {
+	for range 240 {
+		time.Sleep(250 * time.Millisecond)
+		var shown bool
+		fyne.DoAndWait(func() {
+			// After the smoke report has opened its first proposal.
+			snap := d.Snapshot()
+			shown = snap.Synced && snap.Open != "" && d.SmokePresent(signer)
+		})
+		if shown {
 			return
 		}
 	}

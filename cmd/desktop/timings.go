@@ -19,7 +19,8 @@ import (
 // proposals, the process's resident memory then and after the first
 // sync, and then what a user feels at once: a search keystroke until the
 // list shows its result, and opening a proposal until its screen is
-// shown, each the median and the worst of several, timed from the call
+// shown, and Present to client until the client's screen is shown,
+// each the median and the worst of several, timed from the call
 // on the UI goroutine until the frame that shows it is painted.
 func logWorkspace(d *ui.Desktop, start time.Time, stopProfile func()) {
 	defer stopProfile()
@@ -51,6 +52,10 @@ func logWorkspace(d *ui.Desktop, start time.Time, stopProfile func()) {
 	opens := probe.timeEach(15, func(i int) { d.OpenRow(i * 7) })
 	fmt.Fprintf(os.Stderr, "desktop: open proposal median %.1f ms, worst %.1f ms (%d proposals; CPU %.1f ms each)\n",
 		ms(opens[len(opens)/2]), ms(opens[len(opens)-1]), len(opens), ms(cpuTime()-cpu)/float64(len(opens)))
+	if presents, most := timePresent(d, 8); len(presents) > 0 {
+		fmt.Fprintf(os.Stderr, "desktop: present to client median %.1f ms, worst %.1f ms (%d proposals of up to %d items)\n",
+			ms(presents[len(presents)/2]), ms(presents[len(presents)-1]), len(presents), most)
+	}
 	writeHeapProfile()
 	fmt.Fprintf(os.Stderr, "desktop: timings done, RSS %s\n", rss())
 }
