@@ -248,6 +248,7 @@ func (a *Acceptance) SignedPDF(w io.Writer) error {
 		UserAgent: "In person on device " + a.DeviceID() + "; device clock " + a.DeviceTime() +
 			". " + LaptopCopyNote,
 		SnapshotHash: a.ViewHash(), ConsentText: d["consentText"], ConsentVersion: d["consentVersion"],
+		Signature: app.SignaturePNG(d),
 	}
 	if err := report.Signed(w, &doc, cert, report.Options{}); err != nil {
 		return fmt.Errorf("render the signed PDF: %w", err)

@@ -60,9 +60,14 @@ func TestAcceptanceKeptBesideTheEdit(t *testing.T) {
 		if err := acc.SignedPDF(&b); err != nil {
 			t.Fatal(err)
 		}
+		// The drawn signature is on the laptop's certificate too.
+		if n := pdftext.Images(t, b.Bytes()); n != 1 {
+			t.Errorf("the laptop's signed PDF has %d images, want the signature's 1", n)
+		}
 		return strings.Join(strings.Fields(pdftext.Text(t, b.Bytes())), " ")
 	}
-	if text := pdf(); !strings.Contains(text, "Made on the laptop before sync") || !strings.Contains(text, "In person on device laptop-3") {
+	if text := pdf(); !strings.Contains(text, "Made on the laptop before sync") || !strings.Contains(text, "In person on device laptop-3") ||
+		!strings.Contains(text, "Signed by Ann Lee") {
 		t.Fatalf("laptop's signed PDF:\n%s", text)
 	}
 
