@@ -240,7 +240,7 @@ func TestInPersonProposalChangedMeanwhile(t *testing.T) {
 		t.Fatalf("after a second sync: %v %s", ok, acc.State)
 	}
 
-	if err := a.eng.DismissAcceptance(bg, id); err != nil {
+	if err := a.eng.DismissAcceptance(bg, acc.Seq); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, _ := a.st.AcceptanceOf(id); ok {
