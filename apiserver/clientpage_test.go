@@ -11,6 +11,7 @@ import (
 
 	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
+	"proposaldesk/internal/pdftext"
 )
 
 // clientFixture is a sent proposal with two options in one area, a
@@ -170,6 +171,11 @@ func TestClientPageAcceptFlow(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("the signed PDF lacks %q", want)
 		}
+	}
+	// A typed name: no drawing on the certificate (the in-person one
+	// has it, TestAcceptInPersonOverAPI).
+	if n := pdftext.Images(t, r.body); n != 0 || strings.Contains(text, "Signed by") {
+		t.Errorf("the web acceptance's signed PDF has %d images, says Signed by: %v", n, strings.Contains(text, "Signed by"))
 	}
 	status, _, own := browse(t, "GET", link+"/pdf", nil)
 	if status != 200 || !bytes.Equal([]byte(own), r.body) {

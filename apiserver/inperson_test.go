@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"proposaldesk/app"
+	"proposaldesk/internal/pdftext"
+	"proposaldesk/internal/sigtest"
 )
 
 // inPersonSignature is a real 1×1 PNG in base64, as a drawn signature.
@@ -64,6 +66,11 @@ func TestAcceptInPersonOverAPI(t *testing.T) {
 	over := maps.Clone(body)
 	over["SignatureImage"] = base64.StdEncoding.EncodeToString(append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, app.MaxSignatureBytes)...))
 	wantField(t, e.postJSON(a.sales, path, over), "SignatureImage")
+	// A PNG whose header declares 100000×100000 pixels in 200 KiB: the
+	// bytes are within the bound, the decoded image would not be.
+	over = maps.Clone(body)
+	over["SignatureImage"] = base64.StdEncoding.EncodeToString(sigtest.Hostile(100000, 100000, app.MaxSignatureBytes))
+	wantField(t, e.postJSON(a.sales, path, over), "SignatureImage")
 	over = maps.Clone(body)
 	over["Options"] = "610:612"
 	wantField(t, e.postJSON(a.sales, path, over), "Options")
@@ -119,6 +126,10 @@ func TestAcceptInPersonOverAPI(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("the signed PDF lacks %q", want)
 		}
+	}
+	// The drawn signature is on the certificate, from the event.
+	if n := pdftext.Images(t, pdf.body); n != 1 || !strings.Contains(text, "Signed by Ann Client") {
+		t.Errorf("the signed PDF has %d images (want the signature's 1), says Signed by: %v", n, strings.Contains(text, "Signed by Ann Client"))
 	}
 	if strings.Contains(text, "INSTALLER-ONLY") {
 		t.Error("the signed PDF holds the installer notes")

@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"image/png"
+	"strconv"
 	"time"
 )
 
@@ -64,6 +66,12 @@ func parseChoices(name string, raw json.RawMessage, dst *[]OptionChoice) error {
 // MaxSignatureBytes bounds a drawn signature's PNG (before base64).
 const MaxSignatureBytes = 200 << 10
 
+// MaxSignaturePixels bounds a drawn signature's width × height. A PNG's
+// header may declare any size in a few bytes, and drawing it on the
+// certificate decodes it, so the bytes alone do not bound the memory:
+// 4 Mpx is 16 MiB decoded, five times a 2400×720 pad at triple scale.
+const MaxSignaturePixels = 4 << 20
+
 // maxDeviceID bounds the laptop's ID, in characters.
 const maxDeviceID = 200
 
@@ -88,7 +96,7 @@ func (m *AcceptInPerson) Params() []Param {
 	return []Param{
 		proposalParam(&m.ID),
 		BodyText("SignerName", &m.SignerName, "The signer's full name.").Max(MaxNameLength).NonBlank().Require(),
-		BodyText("SignatureImage", &m.SignatureImage, "The drawn signature: a PNG of at most 200 KB, in standard base64.").
+		BodyText("SignatureImage", &m.SignatureImage, "The drawn signature: a PNG of at most 200 KB and "+strconv.Itoa(MaxSignaturePixels)+" pixels (width × height), in standard base64.").
 			Max(base64.StdEncoding.EncodedLen(MaxSignatureBytes)).NonBlank().Require(),
 		BodyText("SnapshotHash", &m.SnapshotHash, "Hex SHA-256 of the client view the signer saw on the laptop.").Max(64).NonBlank().Require(),
 		BodyText("SignedAt", &m.SignedAt, "The laptop's time at signing (RFC 3339), recorded as it is.").As("date-time").Max(64).NonBlank().Require(),
@@ -139,27 +147,42 @@ func (m *AcceptInPerson) Validate() error {
 	return nil
 }
 
-// Signature is the drawn signature's PNG bytes.
+// Signature is the drawn signature's PNG bytes, checked to be a PNG
+// within MaxSignatureBytes whose declared size is within
+// MaxSignaturePixels (read from its header alone).
 func (m *AcceptInPerson) Signature() ([]byte, error) {
-	png, err := base64.StdEncoding.DecodeString(m.SignatureImage)
+	data, err := base64.StdEncoding.DecodeString(m.SignatureImage)
 	if err != nil {
 		return nil, Invalid("SignatureImage", "must be standard base64")
 	}
-	if len(png) > MaxSignatureBytes {
-		return nil, Invalid("SignatureImage", "is %d bytes; the limit is %d", len(png), MaxSignatureBytes)
+	if len(data) > MaxSignatureBytes {
+		return nil, Invalid("SignatureImage", "is %d bytes; the limit is %d", len(data), MaxSignatureBytes)
 	}
-	if !bytes.HasPrefix(png, pngMagic) {
+	if !bytes.HasPrefix(data, pngMagic) {
 		return nil, Invalid("SignatureImage", "must be a PNG image")
 	}
-	return png, nil
+	cfg, err := png.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, Invalid("SignatureImage", "must be a PNG image")
+	}
+	if !SignatureSizeOK(cfg.Width, cfg.Height) {
+		return nil, Invalid("SignatureImage", "is %d×%d pixels; the limit is %d pixels", cfg.Width, cfg.Height, MaxSignaturePixels)
+	}
+	return data, nil
+}
+
+// SignatureSizeOK reports whether a signature of w × h pixels may be
+// drawn: at least one pixel, at most MaxSignaturePixels.
+func SignatureSizeOK(w, h int) bool {
+	return w > 0 && h > 0 && int64(w)*int64(h) <= MaxSignaturePixels
 }
 
 // Evidence keeps the signer, the drawn signature itself (so it is never
 // lost) and its SHA-256, the laptop's clock as it was and the laptop's
 // ID, the hash the laptop signed over, and the consent shown.
 func (m *AcceptInPerson) Evidence() DecisionEvidence {
-	png, _ := m.Signature() // Validate has checked it
-	sum := sha256.Sum256(png)
+	data, _ := m.Signature() // Validate has checked it
+	sum := sha256.Sum256(data)
 	return DecisionEvidence{Type: EventAcceptedInPerson, Choices: m.Choices(), Data: map[string]string{
 		"signerName":      m.SignerName,
 		"deviceTime":      m.SignedAt,
@@ -170,6 +193,17 @@ func (m *AcceptInPerson) Evidence() DecisionEvidence {
 		"consentText":     ConsentText,
 		"consentVersion":  ConsentVersion,
 	}}
+}
+
+// SignaturePNG is the drawn signature kept in an acceptance's evidence
+// data (Evidence's "signaturePng"), nil when it holds none, as a web
+// acceptance's typed name does.
+func SignaturePNG(data map[string]string) []byte {
+	b, err := base64.StdEncoding.DecodeString(data["signaturePng"])
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	return b
 }
 
 // Choices are the chosen options as an area → option map.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"proposaldesk/app"
+	"proposaldesk/internal/sigtest"
 )
 
 // TestAcceptInPersonCases: the in-person acceptance's rules, each case
@@ -40,6 +41,18 @@ func TestAcceptInPersonCases(t *testing.T) {
 		{name: "viewer refused", status: app.StatusSubmitted, actor: fixtureViewer, want: app.KindPermissionDenied},
 		{name: "signature too large", status: app.StatusSubmitted, actor: fixtureSales,
 			edit: func(m *app.AcceptInPerson) { m.SignatureImage = bigPNG }, want: app.KindValidationFailed},
+		{name: "signature declares 100000×100000 pixels in 200 KiB", status: app.StatusSubmitted, actor: fixtureSales,
+			edit: func(m *app.AcceptInPerson) {
+				m.SignatureImage = base64.StdEncoding.EncodeToString(sigtest.Hostile(100000, 100000, app.MaxSignatureBytes))
+			}, want: app.KindValidationFailed},
+		{name: "signature one pixel row over the bound", status: app.StatusSubmitted, actor: fixtureSales,
+			edit: func(m *app.AcceptInPerson) {
+				m.SignatureImage = base64.StdEncoding.EncodeToString(sigtest.Hostile(2048, 2049, 1<<10))
+			}, want: app.KindValidationFailed},
+		{name: "signature at the bound", status: app.StatusSubmitted, actor: fixtureSales,
+			edit: func(m *app.AcceptInPerson) { m.SignatureImage = sigtest.DrawnBase64(4096, 1024) }},
+		{name: "signature with a PNG's first bytes only", status: app.StatusSubmitted, actor: fixtureSales,
+			edit: func(m *app.AcceptInPerson) { m.SignatureImage = "iVBORw0KGgo=" }, want: app.KindValidationFailed},
 		{name: "signature not a PNG", status: app.StatusSubmitted, actor: fixtureSales,
 			edit: func(m *app.AcceptInPerson) {
 				m.SignatureImage = base64.StdEncoding.EncodeToString([]byte("GIF89a...."))

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"time"
 
 	"proposaldesk/app"
@@ -26,11 +26,16 @@ import (
 //     chosen options stay here, beside the server's current proposal,
 //     until the salesperson dismisses them (DismissAcceptance).
 //
+// Each acceptance is kept under the outbox entry that sends it, not
+// under its proposal: after a refusal the client may sign the proposal
+// as it is now, and the first signature stays beside the second until
+// it is dismissed.
+//
 // The bucket is made by its first write, so no migration adds it and
 // older programs ignore it:
 //
-//	inPerson   proposal ID → Acceptance (JSON)
-var bucketInPerson = []byte("inPerson")
+//	acceptances   outbox seq → Acceptance (JSON)
+var bucketAcceptances = []byte("acceptances")
 
 // Acceptance is an in-person acceptance as this laptop took it.
 type Acceptance struct {
@@ -90,22 +95,51 @@ func (a *Acceptance) ViewHash() string       { return a.Decision.Data["viewHash"
 // putAcceptance keeps the client's decision m made on seen, queued as
 // seq.
 func (t *txn) putAcceptance(m app.ClientDecision, seen *app.Proposal, seq uint64, now time.Time) error {
-	b, err := t.tx.CreateBucketIfNotExists(bucketInPerson)
+	b, err := t.tx.CreateBucketIfNotExists(bucketAcceptances)
 	if err != nil {
 		return err
 	}
-	id := m.ProposalID()
-	return putJSON(b, idKey(id), Acceptance{ProposalID: id, Seq: seq, Decision: m.Evidence(), Seen: seen, Taken: now})
+	return putJSON(b, seqKey(seq), Acceptance{ProposalID: m.ProposalID(), Seq: seq, Decision: m.Evidence(), Seen: seen, Taken: now})
 }
 
-// acceptance reads the acceptance of proposal id (resolved).
+// eachAcceptance calls fn with every acceptance kept, oldest first.
+func (t *txn) eachAcceptance(fn func(a Acceptance) error) error {
+	b := t.tx.Bucket(bucketAcceptances)
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(func(_, v []byte) error {
+		var a Acceptance
+		if err := json.Unmarshal(v, &a); err != nil {
+			return err
+		}
+		return fn(a)
+	})
+}
+
+// acceptance reads the newest acceptance of proposal id (resolved): the
+// one taken after any that were refused.
 func (t *txn) acceptance(id int64) (Acceptance, bool, error) {
+	var out Acceptance
+	found := false
+	id = t.resolve(id)
+	err := t.eachAcceptance(func(a Acceptance) error {
+		if a.ProposalID == id {
+			out, found = a, true
+		}
+		return nil
+	})
+	return out, found, err
+}
+
+// acceptanceSentBy reads the acceptance queued as seq.
+func (t *txn) acceptanceSentBy(seq uint64) (Acceptance, bool, error) {
 	var a Acceptance
-	b := t.tx.Bucket(bucketInPerson)
+	b := t.tx.Bucket(bucketAcceptances)
 	if b == nil {
 		return a, false, nil
 	}
-	ok, err := getJSON(b, idKey(t.resolve(id)), &a)
+	ok, err := getJSON(b, seqKey(seq), &a)
 	return a, ok, err
 }
 
@@ -138,12 +172,23 @@ func (t *txn) status(a Acceptance) (AcceptanceStatus, error) {
 	return st, nil
 }
 
-// AcceptanceOf is the in-person acceptance taken here of a proposal.
+// AcceptanceOf is the newest in-person acceptance taken here of a
+// proposal: the one its signed PDF is of.
 func (s *Store) AcceptanceOf(proposalID int64) (AcceptanceStatus, bool, error) {
+	return s.acceptanceStatus(func(t *txn) (Acceptance, bool, error) { return t.acceptance(proposalID) })
+}
+
+// AcceptanceSentBy is the in-person acceptance queued as outbox entry
+// seq, while it is kept.
+func (s *Store) AcceptanceSentBy(seq uint64) (AcceptanceStatus, bool, error) {
+	return s.acceptanceStatus(func(t *txn) (Acceptance, bool, error) { return t.acceptanceSentBy(seq) })
+}
+
+func (s *Store) acceptanceStatus(find func(t *txn) (Acceptance, bool, error)) (AcceptanceStatus, bool, error) {
 	var out AcceptanceStatus
 	var found bool
 	err := s.view(func(t *txn) error {
-		a, ok, err := t.acceptance(proposalID)
+		a, ok, err := find(t)
 		if err != nil || !ok {
 			return err
 		}
@@ -155,19 +200,12 @@ func (s *Store) AcceptanceOf(proposalID int64) (AcceptanceStatus, bool, error) {
 }
 
 // Acceptances are the in-person acceptances this laptop holds, newest
-// first.
+// first, several of one proposal when the client signed again after a
+// refusal.
 func (s *Store) Acceptances() ([]AcceptanceStatus, error) {
 	var out []AcceptanceStatus
 	err := s.view(func(t *txn) error {
-		b := t.tx.Bucket(bucketInPerson)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(_, v []byte) error {
-			var a Acceptance
-			if err := json.Unmarshal(v, &a); err != nil {
-				return err
-			}
+		return t.eachAcceptance(func(a Acceptance) error {
 			st, err := t.status(a)
 			if err != nil {
 				return err
@@ -176,27 +214,25 @@ func (s *Store) Acceptances() ([]AcceptanceStatus, error) {
 			return nil
 		})
 	})
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Seq > out[j].Seq })
+	slices.Reverse(out)
 	return out, err
 }
 
-// DismissAcceptance forgets an acceptance taken here: its entry, when
-// still in the outbox, is discarded (with the edits waiting for it), and
-// the signature and what the client saw are deleted. The salesperson
+// DismissAcceptance forgets the acceptance queued as outbox entry seq:
+// the entry, when still in the outbox, is discarded (with the edits
+// waiting for it), and the signature and what the client saw are
+// deleted. Other acceptances of the same proposal stay. The salesperson
 // does this once they have reviewed a refused one.
-func (s *Store) DismissAcceptance(ctx context.Context, proposalID int64) error {
-	var seq uint64
+func (s *Store) DismissAcceptance(ctx context.Context, seq uint64) error {
 	var queued bool
 	err := s.update(ctx, func(t *txn) error {
-		a, ok, err := t.acceptance(proposalID)
-		if err != nil || !ok {
+		if _, ok, err := t.acceptanceSentBy(seq); err != nil || !ok {
 			return err
 		}
-		seq = a.Seq
 		if _, err := t.entry(seq); err == nil {
 			queued = true
 		}
-		return t.b(bucketInPerson).Delete(idKey(a.ProposalID))
+		return t.b(bucketAcceptances).Delete(seqKey(seq))
 	})
 	if err != nil || !queued {
 		return err
@@ -207,21 +243,31 @@ func (s *Store) DismissAcceptance(ctx context.Context, proposalID int64) error {
 // remapAcceptance follows from → to in the acceptances: an acceptance
 // of a proposal made offline is found under the server's ID.
 func (t *txn) remapAcceptance(from, to int64) error {
-	b := t.tx.Bucket(bucketInPerson)
+	b := t.tx.Bucket(bucketAcceptances)
 	if b == nil {
 		return nil
 	}
-	var a Acceptance
-	if ok, err := getJSON(b, idKey(from), &a); err != nil || !ok {
+	var moved []Acceptance
+	err := t.eachAcceptance(func(a Acceptance) error {
+		if a.ProposalID == from {
+			// Only the proposal: the choices name parts of Seen, the
+			// proposal as it was signed, whose IDs stay as they were
+			// then.
+			a.ProposalID = to
+			moved = append(moved, a)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	// Only the proposal: the choices name parts of Seen, the proposal
-	// as it was signed, whose IDs stay as they were then.
-	a.ProposalID = to
-	if err := b.Delete(idKey(from)); err != nil {
-		return err
+	// Written after the walk: bbolt's ForEach may not modify its bucket.
+	for _, a := range moved {
+		if err := putJSON(b, seqKey(a.Seq), a); err != nil {
+			return err
+		}
 	}
-	return putJSON(b, idKey(to), a)
+	return nil
 }
 
 // LaptopCopyNote is the certificate's line on the laptop's copy of the
@@ -248,6 +294,7 @@ func (a *Acceptance) SignedPDF(w io.Writer) error {
 		UserAgent: "In person on device " + a.DeviceID() + "; device clock " + a.DeviceTime() +
 			". " + LaptopCopyNote,
 		SnapshotHash: a.ViewHash(), ConsentText: d["consentText"], ConsentVersion: d["consentVersion"],
+		Signature: app.SignaturePNG(d),
 	}
 	if err := report.Signed(w, &doc, cert, report.Options{}); err != nil {
 		return fmt.Errorf("render the signed PDF: %w", err)

@@ -25,10 +25,11 @@ func (e *Engine) AcceptInPerson(ctx context.Context, m *app.AcceptInPerson) (*ap
 	return e.Edit(ctx, c.ID, &c)
 }
 
-// DismissAcceptance forgets an in-person acceptance the salesperson has
-// reviewed (localstore.Store.DismissAcceptance).
-func (e *Engine) DismissAcceptance(ctx context.Context, proposalID int64) error {
-	if err := e.st.DismissAcceptance(ctx, proposalID); err != nil {
+// DismissAcceptance forgets the in-person acceptance queued as outbox
+// entry seq, which the salesperson has reviewed
+// (localstore.Store.DismissAcceptance).
+func (e *Engine) DismissAcceptance(ctx context.Context, seq uint64) error {
+	if err := e.st.DismissAcceptance(ctx, seq); err != nil {
 		return err
 	}
 	e.changed()

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"image"
-	"image/color"
-	"image/png"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,44 +11,14 @@ import (
 
 	"proposaldesk/app"
 	"proposaldesk/internal/pdftext"
+	"proposaldesk/internal/sigtest"
 	"proposaldesk/localstore"
 	"proposaldesk/localstore/legacytest"
 )
 
 // drawnSignature is an 800×240 PNG with one drawn stroke, as the
 // present screen's signature pad makes, in base64.
-func drawnSignature(t testing.TB) string {
-	t.Helper()
-	img := image.NewGray(image.Rect(0, 0, 800, 240))
-	for i := range img.Pix {
-		img.Pix[i] = 0xff
-	}
-	for x := 40; x < 760; x++ {
-		// a wavy stroke, 3 pixels thick
-		y := 120 + int(60*sinApprox(float64(x)/60))
-		for dy := -1; dy <= 1; dy++ {
-			img.SetGray(x, y+dy, color.Gray{Y: 0})
-		}
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return base64.StdEncoding.EncodeToString(buf.Bytes())
-}
-
-// sinApprox is a sine good enough for a drawn wave (Bhaskara's).
-func sinApprox(x float64) float64 {
-	const pi = 3.141592653589793
-	for x > pi {
-		x -= 2 * pi
-	}
-	sign := 1.0
-	if x < 0 {
-		x, sign = -x, -1
-	}
-	return sign * 16 * x * (pi - x) / (5*pi*pi - 4*x*(pi-x))
-}
+func drawnSignature(testing.TB) string { return sigtest.DrawnBase64(800, 240) }
 
 // acceptOnLaptop takes the client's acceptance of p (the laptop's local
 // view) in person: the hash of what the client sees, the only option of
@@ -273,7 +240,7 @@ func TestInPersonProposalChangedMeanwhile(t *testing.T) {
 		t.Fatalf("after a second sync: %v %s", ok, acc.State)
 	}
 
-	if err := a.eng.DismissAcceptance(bg, id); err != nil {
+	if err := a.eng.DismissAcceptance(bg, acc.Seq); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, _ := a.st.AcceptanceOf(id); ok {

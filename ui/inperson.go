@@ -50,6 +50,12 @@ func writeLaptopSignedPDF(st *localstore.Store, id int64, target string) error {
 	if !ok {
 		return app.Errorf(app.KindNotFound, "This proposal was not accepted in person on this computer.")
 	}
+	return writeAcceptancePDF(&acc.Acceptance, target)
+}
+
+// writeAcceptancePDF writes the signed PDF of one acceptance taken here
+// to target.
+func writeAcceptancePDF(acc *localstore.Acceptance, target string) error {
 	a, err := createAtomic(target)
 	if err != nil {
 		return err
@@ -128,7 +134,8 @@ func (e *exportDialog) laptopSignedPDFRow(p *app.Proposal) fyne.CanvasObject {
 // record because the proposal changed after the client signed: the words,
 // who signed and what they chose, what differs between what they signed
 // and the server's proposal now, and Dismiss. The signature stays on
-// this computer until then.
+// this computer until then. Each refused acceptance has its own card,
+// several for one proposal when the client signed again meanwhile.
 func (p *outboxPanel) inPersonCard(acc localstore.AcceptanceStatus, r *localstore.Record, waiting []*localstore.Entry) fyne.CanvasObject {
 	why := widget.NewLabel(localstore.ProposalChangedWords)
 	why.Wrapping = fyne.TextWrapWord
@@ -144,13 +151,12 @@ func (p *outboxPanel) inPersonCard(acc localstore.AcceptanceStatus, r *localstor
 		box.Add(cols(wrapLabel(lineAt(onlySigned, i)), wrapLabel(lineAt(onlyNow, i))))
 	}
 	addWaiting(box, waiting)
-	id := acc.ProposalID
 	pdf := widget.NewButton("What the client signed (PDF)…", func() {
 		dir := filepath.Join(p.d.opts.DataDir, "signed")
-		path := filepath.Join(dir, "not-recorded-"+laptopSignedPDFName(acc.Seen))
+		path := filepath.Join(dir, fmt.Sprintf("not-recorded-%d-%s", acc.Seq, laptopSignedPDFName(acc.Seen)))
 		err := os.MkdirAll(dir, 0o700)
 		if err == nil {
-			err = writeLaptopSignedPDF(p.d.sess.st, id, path)
+			err = writeAcceptancePDF(&acc.Acceptance, path)
 		}
 		if err == nil {
 			p.d.lastSignedPDF = path
@@ -167,7 +173,7 @@ func (p *outboxPanel) inPersonCard(acc localstore.AcceptanceStatus, r *localstor
 				if !ok {
 					return
 				}
-				if err := p.d.sess.eng.DismissAcceptance(context.Background(), id); err != nil {
+				if err := p.d.sess.eng.DismissAcceptance(context.Background(), acc.Seq); err != nil {
 					p.d.showError("Could not dismiss the acceptance", err)
 					return
 				}
@@ -299,8 +305,8 @@ func changedAcceptance(st *localstore.Store, e *localstore.Entry) (localstore.Ac
 	if e.ErrorKind != app.KindProposalChanged || e.Kind != localstore.EntryProposal {
 		return localstore.AcceptanceStatus{}, false
 	}
-	acc, ok, err := st.AcceptanceOf(e.ProposalID)
-	if err != nil || !ok || acc.Seq != e.Seq || acc.State != localstore.AcceptanceChanged {
+	acc, ok, err := st.AcceptanceSentBy(e.Seq)
+	if err != nil || !ok || acc.State != localstore.AcceptanceChanged {
 		return localstore.AcceptanceStatus{}, false
 	}
 	return acc, true

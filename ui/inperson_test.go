@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,6 +22,12 @@ const testSignaturePNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQV
 // laptop, as the present screen does, without syncing.
 func acceptHere(t *testing.T, d *Desktop, id int64) {
 	t.Helper()
+	acceptHereAs(t, d, id, "Ann Lee")
+}
+
+// acceptHereAs is acceptHere signed by signer.
+func acceptHereAs(t *testing.T, d *Desktop, id int64, signer string) {
+	t.Helper()
 	p, err := d.sess.st.Proposal(id)
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +36,7 @@ func acceptHere(t *testing.T, d *Desktop, id int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &app.AcceptInPerson{ID: id, SignerName: "Ann Lee", SignatureImage: testSignaturePNG, SnapshotHash: hash}
+	m := &app.AcceptInPerson{ID: id, SignerName: signer, SignatureImage: testSignaturePNG, SnapshotHash: hash}
 	for _, a := range p.Areas {
 		m.Options = append(m.Options, app.OptionChoice{AreaID: a.ID, OptionID: a.Options[0].ID})
 	}
@@ -95,6 +102,55 @@ func TestInPersonChangedShownInReview(t *testing.T) {
 	}
 	if st := d.sess.eng.State(); st.Failed != 0 {
 		t.Fatalf("after dismissing: %+v", st)
+	}
+}
+
+// The client signed, the server refused it, the client signed the
+// proposal as it was then, and the server refused that too: Review has a
+// card for each, and dismissing one leaves the other with its signature.
+func TestInPersonTwoRefusalsEachShown(t *testing.T) {
+	h := newHarness(t)
+	d := h.signIn(app.RoleSales)
+	name := "Signed twice " + time.Now().Format("150405.000")
+	id, err := createOnServer(h.srv, h.srv.Users[app.RoleSales].ID, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.sync()
+	for i, signer := range []string{"Ann Lee", "Bob Lee"} {
+		acceptHereAs(t, d, id, signer)
+		if _, err := h.srv.Update(id, &app.SetDescription{ID: id, Description: fmt.Sprintf("Changed %d", i+1)}); err != nil {
+			t.Fatal(err)
+		}
+		h.sync()
+	}
+	all, err := d.sess.st.Acceptances()
+	if err != nil || len(all) != 2 {
+		t.Fatalf("%d acceptances kept (%v), want both", len(all), err)
+	}
+	d.ShowOutbox()
+	content := d.win.Canvas().Overlays().Top()
+	got := texts(content)
+	for _, want := range []string{"Signed by Ann Lee", "Signed by Bob Lee"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("Review lacks %q:\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "The proposal changed on the server after the client signed"); n != 2 {
+		t.Fatalf("%d refused acceptances shown, want 2:\n%s", n, got)
+	}
+
+	// The first card is the first signature's.
+	findButton(content, "Dismiss the signature").OnTapped()
+	findButton(d.win.Canvas().Overlays().Top(), "Dismiss").OnTapped()
+	h.drain()
+	got = texts(content)
+	if strings.Contains(got, "Signed by Ann Lee") || !strings.Contains(got, "Signed by Bob Lee") {
+		t.Fatalf("after dismissing Ann's, Review shows:\n%s", got)
+	}
+	acc, ok, _ := d.sess.st.AcceptanceOf(id)
+	if !ok || acc.Signer() != "Bob Lee" || acc.State != localstore.AcceptanceChanged || acc.SignatureImage() != testSignaturePNG {
+		t.Fatalf("after dismissing Ann's: %v %q %s", ok, acc.Signer(), acc.State)
 	}
 }
 

@@ -137,7 +137,7 @@ func FindDecision(tx store.Tx, p *app.Proposal) (d Decision, found bool, err err
 			Decision: decision, Signer: e.Data["signerName"], At: e.At.Time, IP: e.IP, UserAgent: agent,
 			LinkID: e.Data["linkId"], SnapshotHash: e.SnapshotHash, ConsentText: e.Data["consentText"],
 			ConsentVersion: e.Data["consentVersion"], Reason: e.Data["reason"],
-			ChainHead: e.Hash, EventCount: int(e.ID),
+			ChainHead: e.Hash, EventCount: int(e.ID), Signature: app.SignaturePNG(e.Data),
 		},
 	}, true, nil
 }

@@ -1,9 +1,13 @@
 package report
 
 import (
+	"bytes"
+	"image/png"
 	"io"
 	"strconv"
 	"time"
+
+	"proposaldesk/app"
 )
 
 // Certificate is the evidence of a client's decision, printed on the
@@ -23,6 +27,9 @@ type Certificate struct {
 	// the PDF was made; EventCount how many events the chain held.
 	ChainHead  string
 	EventCount int
+	// Signature is the PNG the signer drew (an acceptance in person);
+	// nil for a typed name, whose page shows no drawing.
+	Signature []byte
 }
 
 // Signed writes the client PDF of d (the snapshot decided on, with the
@@ -66,6 +73,9 @@ func Signed(w io.Writer, d *Document, c Certificate, opts Options) error {
 		p.paragraph(r[1], left+130, width-130)
 		p.space(4)
 	}
+	if len(c.Signature) > 0 {
+		p.signature(c.Signature, c.Signer)
+	}
 	p.space(10)
 	p.font(false, 8.5)
 	p.color(grey)
@@ -73,6 +83,40 @@ func Signed(w io.Writer, d *Document, c Certificate, opts Options) error {
 		"so the chain head above changes if any earlier event is altered or removed. The events are available from the dealer.", left, width)
 	p.color(black)
 	return p.write(w)
+}
+
+// The box a drawn signature is scaled into, in points.
+const signatureW, signatureH = 220.0, 70.0
+
+// signature draws the signer's drawing scaled into the signature box,
+// standing on a thin baseline, with "Signed by <name>" under it. A PNG
+// app would refuse (unreadable, or larger than app.MaxSignaturePixels,
+// as an event recorded before that rule might hold) is not decoded: the
+// page says so instead, so a hostile header cannot exhaust memory.
+func (p *pdf) signature(data []byte, signer string) {
+	p.ensure(signatureH + 40)
+	p.space(8)
+	top := p.y
+	drawn := false
+	if cfg, err := png.DecodeConfig(bytes.NewReader(data)); err == nil && app.SignatureSizeOK(cfg.Width, cfg.Height) {
+		if w, h, ok := imageSize(data, signatureW, signatureH); ok {
+			// Standing on the baseline, as ink on a signature line.
+			drawn = p.drawImage(data, left, top+signatureH-h, w, h)
+		}
+	}
+	if !drawn {
+		p.font(false, 9)
+		p.color(grey)
+		p.text(left, top+signatureH-p.lineHeight(), "(the drawn signature cannot be shown)")
+		p.color(black)
+	}
+	p.y = top + signatureH + 2
+	p.gp.SetStrokeColor(grey[0], grey[1], grey[2])
+	p.gp.SetLineWidth(0.5)
+	p.gp.Line(left, p.y, left+signatureW, p.y)
+	p.space(4)
+	p.font(false, 9)
+	p.paragraph("Signed by "+signer, left, signatureW)
 }
 
 func lowerDecision(s string) string {

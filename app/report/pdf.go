@@ -243,20 +243,31 @@ func (p *pdf) box(x, y, w, h float64, c [3]uint8) {
 // image draws a logo scaled into maxW × maxH at x, y and returns its
 // height, or 0 when it cannot be drawn.
 func (p *pdf) image(data []byte, x, y, maxW, maxH float64) float64 {
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
-		return 0
-	}
-	scale := min(maxW/float64(cfg.Width), maxH/float64(cfg.Height))
-	w, h := float64(cfg.Width)*scale, float64(cfg.Height)*scale
-	holder, err := gopdf.ImageHolderByBytes(data)
-	if err != nil {
-		return 0
-	}
-	if err := p.gp.ImageByHolder(holder, x, y, &gopdf.Rect{W: w, H: h}); err != nil {
+	w, h, ok := imageSize(data, maxW, maxH)
+	if !ok || !p.drawImage(data, x, y, w, h) {
 		return 0
 	}
 	return h
+}
+
+// imageSize is the size of the image data scaled to fit maxW × maxH,
+// from its header alone; ok is false when the header is unreadable.
+func imageSize(data []byte, maxW, maxH float64) (w, h float64, ok bool) {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
+		return 0, 0, false
+	}
+	scale := min(maxW/float64(cfg.Width), maxH/float64(cfg.Height))
+	return float64(cfg.Width) * scale, float64(cfg.Height) * scale, true
+}
+
+// drawImage draws data as a w × h picture at x, y.
+func (p *pdf) drawImage(data []byte, x, y, w, h float64) bool {
+	holder, err := gopdf.ImageHolderByBytes(data)
+	if err != nil {
+		return false
+	}
+	return p.gp.ImageByHolder(holder, x, y, &gopdf.Rect{W: w, H: h}) == nil
 }
 
 func (p *pdf) write(w io.Writer) error {

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -51,4 +52,38 @@ func Tool(t testing.TB) string {
 		t.Skip("pdftotext not installed (Debian: poppler-utils; scripts/setup-debian.sh installs it)")
 	}
 	return bin
+}
+
+// Images counts the images drawn in pdf, by poppler's pdfimages -list
+// (an image with a soft mask counts once). Unlike Text it never skips:
+// a missing pdfimages fails the test, since the count is its point.
+func Images(t testing.TB, pdf []byte) int {
+	t.Helper()
+	bin, err := exec.LookPath("pdfimages")
+	if err != nil {
+		t.Fatalf("pdfimages is not installed (Debian: poppler-utils; scripts/setup-debian.sh installs it): %v", err)
+	}
+	f, err := os.CreateTemp(t.TempDir(), "*.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(pdf); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "-list", f.Name()).Output()
+	if err != nil {
+		t.Fatalf("pdfimages: %v", err)
+	}
+	// A header line and a rule, then one line per image; smask lines
+	// are an image's transparency, not another image.
+	n := 0
+	for i, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if fields := strings.Fields(line); i >= 2 && len(fields) > 2 && fields[2] != "smask" {
+			n++
+		}
+	}
+	return n
 }
