@@ -86,14 +86,14 @@ type presentMode struct {
 
 	name    *plainEntry
 	pad     *signaturePad
-	consent *widget.Check
-	accept  *widget.Button
+	consent *escCheck
+	accept  *escButton
 	missing *widget.Label // what Accept still needs, or why it failed
 	body    *fyne.Container
 	page    *cullBox
 	culling bool // in cull
 	scroll  *container.Scroll
-	leave   *widget.Button
+	leave   *escButton
 	signer  string // set once accepted
 	// changed: a sync changed the proposal since it was shown, so the
 	// client would accept what they did not see (see checkChanged).

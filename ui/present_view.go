@@ -70,7 +70,7 @@ func (pm *presentMode) build() fyne.CanvasObject {
 	pm.scroll.OnScrolled = func(fyne.Position) { pm.cull() }
 
 	dealer := widget.NewLabelWithStyle(d.Dealer.CompanyName, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	pm.leave = widget.NewButton("Leave", pm.askLeave)
+	pm.leave = newEscButton("Leave", nil, pm.askLeave, pm.escape)
 	pm.leave.Importance = widget.LowImportance
 	top := container.NewBorder(nil, nil, dealer, pm.leave)
 	return container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, pm.scroll)
@@ -225,11 +225,11 @@ func (pm *presentMode) decision() fyne.CanvasObject {
 	pm.name.SetPlaceHolder("Your full name")
 	pm.name.OnChanged = func(string) { pm.refreshAccept() }
 	pm.pad = newSignaturePad(pm.refreshAccept)
-	clear := widget.NewButtonWithIcon("Clear", theme.ContentClearIcon(), pm.pad.Clear)
+	clear := newEscButton("Clear", theme.ContentClearIcon(), pm.pad.Clear, pm.escape)
 	clear.Importance = widget.LowImportance
-	pm.consent = widget.NewCheck("", func(bool) { pm.refreshAccept() })
+	pm.consent = newEscCheck(func(bool) { pm.refreshAccept() }, pm.escape)
 	consentText := wrapLabel(app.ConsentText)
-	pm.accept = widget.NewButtonWithIcon("Accept this proposal", theme.ConfirmIcon(), pm.acceptNow)
+	pm.accept = newEscButton("Accept this proposal", theme.ConfirmIcon(), pm.acceptNow, pm.escape)
 	pm.accept.Importance = widget.HighImportance
 	pm.missing = wrapLabel("")
 	pm.refreshAccept()
