@@ -90,9 +90,10 @@ func (e *Engine) sendToClient(ctx context.Context, en *localstore.Entry, opts Wr
 }
 
 // noteClientLink marks a proposal whose events are to be read after
-// the sync: one with a client link whose copy just arrived.
+// the sync: one whose copy just arrived with a client link, or with a
+// client's decision (an acceptance in person has evidence but no link).
 func (e *Engine) noteClientLink(p *app.Proposal) {
-	if p == nil || p.ClientLink == nil {
+	if p == nil || (p.ClientLink == nil && p.ClientLastDecisionDate.IsZero()) {
 		return
 	}
 	e.mu.Lock()

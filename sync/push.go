@@ -228,6 +228,7 @@ func (e *Engine) send(ctx context.Context, en *localstore.Entry) (retry bool, er
 	if _, err := e.st.Ack(ctx, en.Seq, sp); err != nil {
 		return false, fmt.Errorf("acknowledge outbox entry %d: %w", en.Seq, err)
 	}
+	e.noteClientLink(sp)
 	return false, nil
 }
 

@@ -251,9 +251,12 @@ func clockWords(t time.Time, loc *time.Location) string {
 	return t.In(loc).Format("2 Jan 2006 at 15:04")
 }
 
-// clientLines are the Client card's lines, from the proposal as the
-// last sync left it, its events and a send waiting in the outbox.
-func clientLines(p *app.Proposal, events []app.Event, queued *localstore.Entry, now time.Time, loc *time.Location) []string {
+// clientLines is what the Client card says: the queued send, the link
+// and its mail, the client's opens, and the decision, taken on the
+// client's page or in person (the server's record once synced, this
+// laptop's own until then: here is the acceptance this laptop took, nil
+// for none).
+func clientLines(p *app.Proposal, events []app.Event, queued *localstore.Entry, here *localstore.AcceptanceStatus, now time.Time, loc *time.Location) []string {
 	var out []string
 	if queued != nil {
 		out = append(out, "Send to the client queued: it goes out at the next sync.")
@@ -261,19 +264,39 @@ func clientLines(p *app.Proposal, events []app.Event, queued *localstore.Entry, 
 			out[len(out)-1] = "The queued send was refused: " + sentence(queued.ErrorMessage)
 		}
 	}
-	cl := p.ClientLink
-	if cl == nil {
-		if queued == nil {
-			out = append(out, "Not sent to the client yet.")
+	decision := clientDecision(events)
+	if cl := p.ClientLink; cl != nil {
+		out = append(out, linkLines(cl, loc)...)
+		if w := viewedWords(p.ClientLastOpenedDate, now); w != "" {
+			out = append(out, w+".")
 		}
-		return out
+	} else if queued == nil && decision == nil && here == nil {
+		return append(out, "Not sent to the client yet.")
 	}
+	switch {
+	case decision != nil:
+		out = append(out, decisionWords(decision, loc))
+	case here != nil && here.State == localstore.AcceptanceQueued:
+		out = append(out, fmt.Sprintf("Accepted in person by %s on %s, on this laptop; the server records it at the next sync.",
+			here.Signer(), clockWords(here.Taken, loc)))
+	case here != nil && here.State == localstore.AcceptanceRecorded:
+		// The server took it; its evidence is read at the next sync.
+		out = append(out, fmt.Sprintf("Accepted in person by %s on %s; the server recorded it.",
+			here.Signer(), clockWords(here.Taken, loc)))
+	case p.ClientLink != nil && p.Status == app.StatusExpired:
+		out = append(out, "The link expired before the client decided.")
+	}
+	return out
+}
+
+// linkLines say when the link went out, to whom, until when, and what
+// became of its mail.
+func linkLines(cl *app.ClientLink, loc *time.Location) []string {
 	// ExpiresOn is the midnight (UTC) after the last day the link
 	// decides: the sender chose that day.
 	lastDay := cl.ExpiresOn.Add(-time.Second).UTC().Format("2 Jan 2006")
-	sent := fmt.Sprintf("Sent %s to %s; the link works through %s.", clockWords(cl.SentDate.Time, loc),
-		strings.Join(cl.SentTo, ", "), lastDay)
-	out = append(out, sent)
+	out := []string{fmt.Sprintf("Sent %s to %s; the link works through %s.", clockWords(cl.SentDate.Time, loc),
+		strings.Join(cl.SentTo, ", "), lastDay)}
 	switch cl.Mail {
 	case app.MailNotSent:
 		out = append(out, "No mail went out: copy the link and send it to the client yourself.")
@@ -284,25 +307,24 @@ func clientLines(p *app.Proposal, events []app.Event, queued *localstore.Entry, 
 	case app.MailAccepted:
 		out = append(out, "The mail was delivered to the client's mail server.")
 	}
-	if w := viewedWords(p.ClientLastOpenedDate, now); w != "" {
-		out = append(out, w+".")
-	}
-	if ev := clientDecision(events); ev != nil {
-		who := ev.Data["signerName"]
-		switch ev.Type {
-		case app.EventDeclined:
-			line := "Declined by the client on " + clockWords(ev.At.Time, loc) + "."
-			if r := ev.Data["reason"]; r != "" {
-				line += " Reason: " + r
-			}
-			out = append(out, line)
-		default:
-			out = append(out, fmt.Sprintf("Accepted by %s on %s.", who, clockWords(ev.At.Time, loc)))
-		}
-	} else if p.Status == app.StatusExpired {
-		out = append(out, "The link expired before the client decided.")
-	}
 	return out
+}
+
+// decisionWords say the client's decision as the server recorded it.
+func decisionWords(ev *app.Event, loc *time.Location) string {
+	who := ev.Data["signerName"]
+	switch ev.Type {
+	case app.EventDeclined:
+		line := "Declined by the client on " + clockWords(ev.At.Time, loc) + "."
+		if r := ev.Data["reason"]; r != "" {
+			line += " Reason: " + r
+		}
+		return line
+	case app.EventAcceptedInPerson:
+		return fmt.Sprintf("Accepted in person by %s on %s.", who, clockWords(ev.At.Time, loc))
+	default:
+		return fmt.Sprintf("Accepted by %s on %s.", who, clockWords(ev.At.Time, loc))
+	}
 }
 
 // refusalWords are the words Review shows for a refused edit. An edit
@@ -349,7 +371,11 @@ func (v *proposalView) refreshClient() {
 	if e, ok, _ := st.QueuedSend(v.id); ok {
 		queued = &e
 	}
-	text := strings.Join(clientLines(v.p, events, queued, time.Now(), time.Local), "\n")
+	var here *localstore.AcceptanceStatus
+	if acc, ok, err := st.AcceptanceOf(v.id); err == nil && ok {
+		here = &acc
+	}
+	text := strings.Join(clientLines(v.p, events, queued, here, time.Now(), time.Local), "\n")
 	if v.clientText.Text != text {
 		v.clientText.SetText(text)
 	}
@@ -358,7 +384,7 @@ func (v *proposalView) refreshClient() {
 	} else {
 		v.signedPDF.Hide()
 	}
-	if acceptedHere(st, v.id) {
+	if here != nil && (here.State == localstore.AcceptanceQueued || here.State == localstore.AcceptanceRecorded) {
 		v.laptopPDF.Show()
 	} else {
 		v.laptopPDF.Hide()

@@ -69,9 +69,15 @@ func pressPresent(d *Desktop) {
 	d.win.Canvas().(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(presentShortcut())
 }
 
-// pressEsc types Esc on the window (nothing focused).
+// pressEsc types Esc as the driver does: to the focused widget if there
+// is one (a tapped check keeps the focus), else to the window.
 func pressEsc(d *Desktop) {
-	d.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	ev := &fyne.KeyEvent{Name: fyne.KeyEscape}
+	if f := d.win.Canvas().Focused(); f != nil {
+		f.TypedKey(ev)
+		return
+	}
+	d.win.Canvas().OnTypedKey()(ev)
 }
 
 // allTexts is every text under o that a user could read: labels, rich
@@ -269,6 +275,16 @@ func TestPresentToClientOffline(t *testing.T) {
 	if d.present != pm || d.win.Canvas().Overlays().Top() != nil {
 		t.Fatal("Esc on the question left the present mode or kept the question")
 	}
+	// A click leaves a check or a button focused under the real driver
+	// (the consent box even after the thanks replaced it), and the
+	// focused widget gets the key: Esc there asks too.
+	for _, w := range []fyne.Focusable{pm.consent, pm.accept, pm.leave} {
+		w.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		if !strings.Contains(topText(d), "The client's view will close.") {
+			t.Fatalf("Esc in %T did not ask; on top: %q", w, topText(d))
+		}
+		pressEsc(d)
+	}
 	// The workspace's shortcuts do nothing meanwhile.
 	rows := len(d.list.rows)
 	d.win.Canvas().(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault})
@@ -286,6 +302,13 @@ func TestPresentToClientOffline(t *testing.T) {
 	}
 	if d.detail.p.Status != app.StatusAccepted {
 		t.Fatalf("the proposal screen shows %s", d.detail.p.Status)
+	}
+	// The Client card says so before any sync, and offers the laptop's
+	// signed PDF.
+	d.detail.refreshClient()
+	if txt := d.detail.clientText.Text; !strings.Contains(txt, "Accepted in person by Dana Client on") ||
+		!strings.Contains(txt, "on this laptop") || strings.Contains(txt, "Not sent") || !d.detail.laptopPDF.Visible() {
+		t.Fatalf("Client card before the sync: %q (laptop PDF shown: %v)", txt, d.detail.laptopPDF.Visible())
 	}
 	var item *fyne.MenuItem
 	for _, m := range d.win.MainMenu().Items {
@@ -310,6 +333,13 @@ func TestPresentToClientOffline(t *testing.T) {
 	}
 	if a, _ := sp.Area(area); sp.Status != app.StatusAccepted || a.Options[1].Status != app.OptionSelected {
 		t.Fatalf("server: %s, option B %s", sp.Status, a.Options[1].Status)
+	}
+	// The sync read the server's evidence though nothing was sent: the
+	// card says what the server recorded and offers its signed PDF.
+	d.detail.refreshClient()
+	if txt := d.detail.clientText.Text; !strings.Contains(txt, "Accepted in person by Dana Client on") ||
+		strings.Contains(txt, "on this laptop") || !d.detail.signedPDF.Visible() {
+		t.Fatalf("Client card after the sync: %q (server's signed PDF shown: %v)", txt, d.detail.signedPDF.Visible())
 	}
 }
 
