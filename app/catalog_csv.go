@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -421,7 +422,11 @@ func SameCatalogContent(a, b *CatalogItem) bool {
 		return false
 	}
 	x.Cost, y.Cost = nil, nil
-	return x == y
+	if !slices.Equal(x.Components, y.Components) {
+		return false
+	}
+	x.Components, y.Components = nil, nil
+	return reflect.DeepEqual(x, y)
 }
 
 // CatalogRowsOf makes import rows of items (the demo seed, tests), as if
