@@ -75,7 +75,9 @@ type CatalogComponentRef struct {
 }
 
 // Key is the catalog key (CatalogKeyOf) of the item the ref names.
-func (r CatalogComponentRef) Key() string { return "pn:" + strings.ToLower(strings.TrimSpace(r.PartNumber)) }
+func (r CatalogComponentRef) Key() string {
+	return "pn:" + strings.ToLower(strings.TrimSpace(r.PartNumber))
+}
 
 // CatalogRejectedRow is one refused row: its line in the file (1 is the
 // header) and every reason, joined.
