@@ -1,0 +1,209 @@
+package ui
+
+// (The file sorts after picker_test.go: its import of packages must not
+// come before that test sees a laptop without a catalog.)
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"proposaldesk/apiserver"
+	"proposaldesk/app"
+)
+
+var packagesOnce sync.Once
+
+// uiPackagesCSV is a small catalog of two packages of three parts, one
+// with a package price and one priced by its items.
+const uiPackagesCSV = `ItemType,Brand,Name,PartNumber,SellPrice,Cost,Components
+Part,Acme,Acme soundbar,UIPK-BAR,900,600,
+Part,Acme,Acme subwoofer,UIPK-SUB,700,450,
+Part,Acme,Acme rear speaker,UIPK-REAR,250,160,
+Part,,Uipk theater kit,UIPK-THEATER,1999,1300,UIPK-BAR:1;UIPK-SUB:1;UIPK-REAR:2
+Part,,Uipk audio zone,UIPK-ZONE,0,,UIPK-REAR:2;UIPK-SUB:1
+`
+
+// importPackages merges uiPackagesCSV into the shared server's catalog,
+// once per process.
+func importPackages(t *testing.T, h *harness) {
+	t.Helper()
+	packagesOnce.Do(func() {
+		rep, err := apiserver.ImportCatalog(bg, h.srv.Store, h.srv.AccountID, app.CatalogMerge, strings.NewReader(uiPackagesCSV))
+		if err != nil || !rep.Applied {
+			t.Fatalf("import the packages: %v %+v", err, rep)
+		}
+	})
+}
+
+// pendingCount is the number of edits waiting to be sent.
+func pendingCount(t *testing.T, d *Desktop) int {
+	t.Helper()
+	es, err := d.sess.st.Pending(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(es)
+}
+
+// firstOptionItems is the first option's items as the view has them.
+func firstOptionItems(v *proposalView) []app.Item { return v.p.Areas[0].Options[0].Items }
+
+// checkPackageLine checks that items hold one package line of catalog
+// item pkg with n items nested under it, each with a row on screen, and
+// returns the line.
+func checkPackageLine(t *testing.T, v *proposalView, pkg int64, n int) app.Item {
+	t.Helper()
+	var line app.Item
+	nested := 0
+	for _, it := range firstOptionItems(v) {
+		if it.ReferencedItemID == pkg && it.ParentID == 0 {
+			line = it
+		}
+	}
+	for _, it := range firstOptionItems(v) {
+		if line.ID != 0 && it.ParentID == line.ID {
+			nested++
+			if v.cui().rows[it.ID] == nil {
+				t.Errorf("nested %q has no row on screen", it.Name)
+			}
+		}
+	}
+	if line.ID == 0 || nested != n || v.cui().rows[line.ID] == nil {
+		t.Fatalf("option items %+v: want package %d with %d nested", firstOptionItems(v), pkg, n)
+	}
+	return line
+}
+
+// A package in the picker: its row says "Package · 3 items", the
+// highlighted package lists its contents, Enter adds the package line
+// with its items nested under it as one edit, Ctrl+Z removes it all as
+// one edit; offline the same, and the server gets it on the next sync.
+func TestPickerAddsPackage(t *testing.T) {
+	h := newHarness(t)
+	d := h.signIn(app.RoleSales)
+	_, id := h.contentFixture(runName("Packages"), nil, nil)
+	importPackages(t, h)
+	h.sync()
+	v := d.detail
+	st := d.sess.st
+	find := func(pn string) app.CatalogItem {
+		found, _, err := st.SearchCatalog(app.CatalogQuery{SearchText: pn, PageNumber: 1, PageSize: 5})
+		if err != nil || len(found) == 0 || found[0].PartNumber != pn {
+			t.Fatalf("%s not in the local catalog: %v %v", pn, found, err)
+		}
+		return found[0]
+	}
+	theater, zone := find("UIPK-THEATER"), find("UIPK-ZONE")
+	if len(theater.Components) != 3 {
+		t.Fatalf("the laptop's copy of the package has components %+v", theater.Components)
+	}
+
+	p := openPickerOf(t, v, 0)
+	test.Type(p.search, "uipk theater")
+	if len(p.results) == 0 || p.results[0].ID != theater.ID || p.sel != 0 {
+		t.Fatalf("search lists %v", p.results)
+	}
+	row := newPickerRow()
+	showPickerRow(row, &p.results[0], v.p.Currency)
+	if got := row.(*fyne.Container).Objects[1].(*widget.Label).Text; !strings.HasPrefix(got, "Package · 3 items · UIPK-THEATER") {
+		t.Errorf("package row says %q", got)
+	}
+	if !p.contents.Visible() || p.contents.Text != "Contains: 1 × Acme — soundbar · 1 × Acme — subwoofer · 2 × Acme — rear speaker (package price $1,999.00)" {
+		t.Errorf("contents line (shown %v): %q", p.contents.Visible(), p.contents.Text)
+	}
+	if !strings.Contains(texts(d.win.Canvas().Overlays().Top()), "Contains: 1 × Acme") {
+		t.Error("the contents line is not in the picker")
+	}
+
+	before := pendingCount(t, d)
+	pressKey(p.qty, fyne.KeyReturn)
+	line := checkPackageLine(t, v, theater.ID, 3)
+	if !line.IsCombinedPrice || line.SellPrice != app.MustMoney("1999") {
+		t.Errorf("package line %+v, want a combined price of 1,999.00", line)
+	}
+	if n := pendingCount(t, d); n != before+1 {
+		t.Errorf("%d edits queued by adding a package, want 1", n-before)
+	}
+	if !strings.Contains(p.status.Text, "with 3 items nested under it") || p.undo.Disabled() {
+		t.Errorf("status %q, Undo add disabled %v", p.status.Text, p.undo.Disabled())
+	}
+	total := app.FormatMoney(app.MustMoney("1999"), v.p.Currency)
+	if got := v.cui().optTotal[v.p.Areas[0].Options[0].ID].Text; !strings.Contains(got, total) {
+		t.Errorf("option total %q, want %s", got, total)
+	}
+
+	// One Ctrl+Z removes the package and its items, as one edit.
+	p.search.TypedShortcut(&fyne.ShortcutUndo{})
+	if items := firstOptionItems(v); len(items) != 0 {
+		t.Fatalf("after Ctrl+Z the option holds %+v", items)
+	}
+	if n := pendingCount(t, d); n != before+2 {
+		t.Errorf("%d edits queued by add and undo, want 2", n-before)
+	}
+	if !p.undo.Disabled() || !strings.HasPrefix(p.status.Text, "Removed ") {
+		t.Errorf("after undo: status %q, Undo add disabled %v", p.status.Text, p.undo.Disabled())
+	}
+	// Added again and synced: the server has the package and its items.
+	pressKey(p.search, fyne.KeyReturn)
+	pressKey(p.search, fyne.KeyEscape)
+	h.sync()
+	v = d.detail
+	line = checkPackageLine(t, v, theater.ID, 3)
+	sp, err := h.srv.Proposal(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items := sp.Areas[0].Options[0].Items; len(items) != 4 || items[0].ID != line.ID || !items[0].IsCombinedPrice ||
+		items[1].ParentID != line.ID || items[3].Quantity != app.MustQuantity("2") || items[3].SellPrice != 0 {
+		t.Fatalf("the server has %+v", items)
+	}
+
+	// Offline: a package added and one undone, then synced.
+	h.gate.down.Store(true)
+	p = openPickerOf(t, v, 0)
+	test.Type(p.search, "UIPK-ZONE")
+	d.win.Canvas().Focus(p.qty)
+	p.qty.TypedShortcut(&fyne.ShortcutSelectAll{})
+	test.Type(p.qty, "2")
+	pressKey(p.qty, fyne.KeyReturn)
+	zl := checkPackageLine(t, v, zone.ID, 2)
+	if !app.IsTemporaryID(zl.ID) || zl.IsCombinedPrice || zl.SellPrice != 0 {
+		t.Errorf("offline package line %+v: want a temporary ID, no price of its own", zl)
+	}
+	test.Type(p.search, "UIPK-ZONE") // the search was selected: typing replaces it
+	pressKey(p.search, fyne.KeyReturn)
+	if n := len(firstOptionItems(v)); n != 10 {
+		t.Fatalf("%d items after the second offline add, want 10", n)
+	}
+	test.Tap(p.undo)
+	if n := len(firstOptionItems(v)); n != 7 {
+		t.Fatalf("%d items after Undo add offline, want 7", n)
+	}
+	pressKey(p.search, fyne.KeyEscape)
+	h.gate.down.Store(false)
+	h.sync()
+	v = d.detail
+	zl = checkPackageLine(t, v, zone.ID, 2)
+	sp, err = h.srv.Proposal(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := sp.Areas[0].Options[0].Items
+	if len(items) != 7 || items[4].ID != zl.ID || items[5].ParentID != zl.ID || items[6].ParentID != zl.ID ||
+		items[5].Quantity != app.MustQuantity("4") || items[5].SellPrice != app.MustMoney("250") || items[6].Quantity != app.MustQuantity("2") {
+		t.Fatalf("the server has %+v", items)
+	}
+	for _, it := range firstOptionItems(v) {
+		if app.IsTemporaryID(it.ID) || app.IsTemporaryID(it.ParentID) {
+			t.Errorf("after the sync the laptop still has temporary IDs: %+v", it)
+		}
+	}
+	if n := pendingCount(t, d); n != 0 {
+		t.Errorf("%d edits still queued after the sync", n)
+	}
+}
