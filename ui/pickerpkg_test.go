@@ -4,6 +4,9 @@ package ui
 // come before that test sees a laptop without a catalog.)
 
 import (
+	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,18 +17,20 @@ import (
 
 	"proposaldesk/apiserver"
 	"proposaldesk/app"
+	"proposaldesk/app/exportfmt"
 )
 
 var packagesOnce sync.Once
 
-// uiPackagesCSV is a small catalog of two packages of three parts, one
-// with a package price and one priced by its items.
-const uiPackagesCSV = `ItemType,Brand,Name,PartNumber,SellPrice,Cost,Components
-Part,Acme,Acme soundbar,UIPK-BAR,900,600,
-Part,Acme,Acme subwoofer,UIPK-SUB,700,450,
-Part,Acme,Acme rear speaker,UIPK-REAR,250,160,
-Part,,Uipk theater kit,UIPK-THEATER,1999,1300,UIPK-BAR:1;UIPK-SUB:1;UIPK-REAR:2
-Part,,Uipk audio zone,UIPK-ZONE,0,,UIPK-REAR:2;UIPK-SUB:1
+// uiPackagesCSV is a small catalog of two packages of three parts and a
+// monthly plan, one with a package price and one priced by its items.
+const uiPackagesCSV = `ItemType,Brand,Name,PartNumber,SellPrice,Cost,IsRecurringService,Components
+Part,Acme,Acme soundbar,UIPK-BAR,900,600,,
+Part,Acme,Acme subwoofer,UIPK-SUB,700,450,,
+Part,Acme,Acme rear speaker,UIPK-REAR,250,160,,
+Fee,,Uipk care plan (monthly),UIPK-CARE,15,,true,
+Part,,Uipk theater kit,UIPK-THEATER,1999,1300,,UIPK-BAR:1;UIPK-SUB:1;UIPK-REAR:2;UIPK-CARE
+Part,,Uipk audio zone,UIPK-ZONE,0,,,UIPK-REAR:2;UIPK-SUB:1
 `
 
 // importPackages merges uiPackagesCSV into the shared server's catalog,
@@ -85,8 +90,9 @@ func checkPackageLine(t *testing.T, v *proposalView, pkg int64, n int) app.Item 
 // one edit; offline the same, and the server gets it on the next sync.
 func TestPickerAddsPackage(t *testing.T) {
 	h := newHarness(t)
-	d := h.signIn(app.RoleSales)
-	_, id := h.contentFixture(runName("Packages"), nil, nil)
+	d := h.signIn(app.RoleAdmin) // an Admin also exports
+	name := runName("Packages")
+	_, id := h.contentFixture(name, nil, nil)
 	importPackages(t, h)
 	h.sync()
 	v := d.detail
@@ -99,7 +105,7 @@ func TestPickerAddsPackage(t *testing.T) {
 		return found[0]
 	}
 	theater, zone := find("UIPK-THEATER"), find("UIPK-ZONE")
-	if len(theater.Components) != 3 {
+	if len(theater.Components) != 4 {
 		t.Fatalf("the laptop's copy of the package has components %+v", theater.Components)
 	}
 
@@ -110,10 +116,10 @@ func TestPickerAddsPackage(t *testing.T) {
 	}
 	row := newPickerRow()
 	showPickerRow(row, &p.results[0], v.p.Currency)
-	if got := row.(*fyne.Container).Objects[1].(*widget.Label).Text; !strings.HasPrefix(got, "Package · 3 items · UIPK-THEATER") {
+	if got := row.(*fyne.Container).Objects[1].(*widget.Label).Text; !strings.HasPrefix(got, "Package · 4 items · UIPK-THEATER") {
 		t.Errorf("package row says %q", got)
 	}
-	if !p.contents.Visible() || p.contents.Text != "Contains: 1 × Acme — soundbar · 1 × Acme — subwoofer · 2 × Acme — rear speaker (package price $1,999.00)" {
+	if !p.contents.Visible() || p.contents.Text != "Contains: 1 × Acme — soundbar · 1 × Acme — subwoofer · 2 × Acme — rear speaker · 1 × Uipk care plan (monthly) (package price $1,999.00)" {
 		t.Errorf("contents line (shown %v): %q", p.contents.Visible(), p.contents.Text)
 	}
 	if !strings.Contains(texts(d.win.Canvas().Overlays().Top()), "Contains: 1 × Acme") {
@@ -122,14 +128,14 @@ func TestPickerAddsPackage(t *testing.T) {
 
 	before := pendingCount(t, d)
 	pressKey(p.qty, fyne.KeyReturn)
-	line := checkPackageLine(t, v, theater.ID, 3)
+	line := checkPackageLine(t, v, theater.ID, 4)
 	if !line.IsCombinedPrice || line.SellPrice != app.MustMoney("1999") {
 		t.Errorf("package line %+v, want a combined price of 1,999.00", line)
 	}
 	if n := pendingCount(t, d); n != before+1 {
 		t.Errorf("%d edits queued by adding a package, want 1", n-before)
 	}
-	if !strings.Contains(p.status.Text, "with 3 items nested under it") || p.undo.Disabled() {
+	if !strings.Contains(p.status.Text, "with 4 items nested under it") || p.undo.Disabled() {
 		t.Errorf("status %q, Undo add disabled %v", p.status.Text, p.undo.Disabled())
 	}
 	total := app.FormatMoney(app.MustMoney("1999"), v.p.Currency)
@@ -153,12 +159,12 @@ func TestPickerAddsPackage(t *testing.T) {
 	pressKey(p.search, fyne.KeyEscape)
 	h.sync()
 	v = d.detail
-	line = checkPackageLine(t, v, theater.ID, 3)
+	line = checkPackageLine(t, v, theater.ID, 4)
 	sp, err := h.srv.Proposal(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if items := sp.Areas[0].Options[0].Items; len(items) != 4 || items[0].ID != line.ID || !items[0].IsCombinedPrice ||
+	if items := sp.Areas[0].Options[0].Items; len(items) != 5 || items[0].ID != line.ID || !items[0].IsCombinedPrice ||
 		items[1].ParentID != line.ID || items[3].Quantity != app.MustQuantity("2") || items[3].SellPrice != 0 {
 		t.Fatalf("the server has %+v", items)
 	}
@@ -177,12 +183,12 @@ func TestPickerAddsPackage(t *testing.T) {
 	}
 	test.Type(p.search, "UIPK-ZONE") // the search was selected: typing replaces it
 	pressKey(p.search, fyne.KeyReturn)
-	if n := len(firstOptionItems(v)); n != 10 {
-		t.Fatalf("%d items after the second offline add, want 10", n)
+	if n := len(firstOptionItems(v)); n != 11 {
+		t.Fatalf("%d items after the second offline add, want 11", n)
 	}
 	test.Tap(p.undo)
-	if n := len(firstOptionItems(v)); n != 7 {
-		t.Fatalf("%d items after Undo add offline, want 7", n)
+	if n := len(firstOptionItems(v)); n != 8 {
+		t.Fatalf("%d items after Undo add offline, want 8", n)
 	}
 	pressKey(p.search, fyne.KeyEscape)
 	h.gate.down.Store(false)
@@ -194,8 +200,8 @@ func TestPickerAddsPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	items := sp.Areas[0].Options[0].Items
-	if len(items) != 7 || items[4].ID != zl.ID || items[5].ParentID != zl.ID || items[6].ParentID != zl.ID ||
-		items[5].Quantity != app.MustQuantity("4") || items[5].SellPrice != app.MustMoney("250") || items[6].Quantity != app.MustQuantity("2") {
+	if len(items) != 8 || items[5].ID != zl.ID || items[6].ParentID != zl.ID || items[7].ParentID != zl.ID ||
+		items[6].Quantity != app.MustQuantity("4") || items[6].SellPrice != app.MustMoney("250") || items[7].Quantity != app.MustQuantity("2") {
 		t.Fatalf("the server has %+v", items)
 	}
 	for _, it := range firstOptionItems(v) {
@@ -205,5 +211,66 @@ func TestPickerAddsPackage(t *testing.T) {
 	}
 	if n := pendingCount(t, d); n != 0 {
 		t.Errorf("%d edits still queued after the sync", n)
+	}
+	checkPackageExports(t, d, name, id)
+}
+
+// checkPackageExports reads the proposal's items.csv and client PDF: the
+// priced package is one combined price with its one-time items
+// "included" and its monthly plan per month; the unpriced one costs
+// nothing and its items are priced.
+func checkPackageExports(t *testing.T, d *Desktop, name string, id int64) {
+	t.Helper()
+	st := d.sess.st
+	dir := t.TempDir()
+	q := d.list.query
+	q.SearchText = name
+	if _, err := exportSearch(context.Background(), st, q, app.RoleAdmin, exportCSV, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	rows := readCSV(t, filepath.Join(dir, itemsCSV))
+	col := colIndex(exportfmt.ItemColumns)
+	var got []string
+	ids := map[string]string{}
+	for _, r := range rows[1:] {
+		if r[col["proposalId"]] != fmt.Sprint(id) {
+			continue
+		}
+		ids[r[col["itemId"]]] = r[col["name"]]
+		got = append(got, fmt.Sprintf("%s|%s|%s|%s|%s|%s", r[col["name"]], ids[r[col["parentId"]]], r[col["quantity"]],
+			r[col["total"]], r[col["isCombinedPrice"]], r[col["isRecurringService"]]))
+		if r[col["optionTotal"]] != "4399.00" || r[col["optionTotalRecurringService"]] != "15.00" {
+			t.Errorf("items.csv option totals %s and %s, want 4399.00 and 15.00", r[col["optionTotal"]], r[col["optionTotalRecurringService"]])
+		}
+	}
+	want := []string{
+		"Uipk theater kit||1|1999.00|true|false",
+		"Acme soundbar|Uipk theater kit|1|0.00|false|false",
+		"Acme subwoofer|Uipk theater kit|1|0.00|false|false",
+		"Acme rear speaker|Uipk theater kit|2|0.00|false|false",
+		"Uipk care plan (monthly)|Uipk theater kit|1|15.00|false|true",
+		"Uipk audio zone||2|0.00|false|false",
+		"Acme rear speaker|Uipk audio zone|4|1000.00|false|false",
+		"Acme subwoofer|Uipk audio zone|2|1400.00|false|false",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("items.csv rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	pdf := filepath.Join(dir, "client.pdf")
+	if err := exportPDF(st, id, 0, app.RoleAdmin, pdfClient, pdf); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(pdfText(t, pdf)), " ")
+	for _, want := range []string{
+		"Uipk theater kit", "$1,999.00 $1,999.00", "Acme soundbar", "included",
+		"Uipk care plan (monthly)", "$15.00 $15.00/month",
+		"Uipk audio zone", "$1,000.00", "$1,400.00", "Option total $4,399.00", "Recurring services per month $15.00",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("client PDF lacks %q:\n%s", want, text)
+		}
+	}
+	if n := strings.Count(text, "included"); n != 4 {
+		t.Errorf("client PDF says \"included\" %d times, want 4 (the option's heading and the theater's one-time items):\n%s", n, text)
 	}
 }
