@@ -292,6 +292,9 @@ func showPickerRow(o fyne.CanvasObject, it *app.CatalogItem, cur app.Currency) {
 	if it.IsRecurringService {
 		price = perMonth(it.SellPrice, cur)
 	}
+	if it.IsPackage() && !app.PackagePriced(it) {
+		price = "priced by item"
+	}
 	right.SetText(detail + " · " + price)
 }
 

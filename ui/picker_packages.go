@@ -156,3 +156,32 @@ func (e *pickerEntry) TypedShortcut(s fyne.Shortcut) {
 	}
 	e.plainEntry.TypedShortcut(s)
 }
+
+// AddPackageForShot adds the first catalog match of search (a package,
+// for the smoke run's screenshot) to the open proposal's first option
+// through the picker, closes the picker and scrolls to the added line;
+// it returns the picker's words for the add, or "" when there is no
+// open proposal, no catalog on this computer yet, or no match.
+func (d *Desktop) AddPackageForShot(search string) string {
+	if !d.ShowPicker(search) {
+		return ""
+	}
+	v := d.detail
+	p := v.cui().picker
+	if p == nil || len(p.results) == 0 {
+		return ""
+	}
+	p.addSelected()
+	said := p.status.Text
+	d.closeDialog()
+	if p.lastAdded == 0 || v.ct == nil {
+		return ""
+	}
+	if r := v.ct.rows[p.lastAdded]; r != nil {
+		v.cull(r.fields[colName]) // laid out, to have a place
+		if y, ok := v.pageY(r.fields[colName]); ok {
+			v.scroll.ScrollToOffset(fyne.NewPos(0, max(0, y-120)))
+		}
+	}
+	return said
+}
