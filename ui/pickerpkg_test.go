@@ -213,6 +213,19 @@ func TestPickerAddsPackage(t *testing.T) {
 		t.Errorf("%d edits still queued after the sync", n)
 	}
 	checkPackageExports(t, d, name, id)
+
+	// On the proposal, the package line's ✕ takes its items along, and
+	// one Undo brings them all back.
+	test.Tap(rowOfItem(t, v, "Uipk theater kit").remove)
+	pend := v.cui().pending
+	if n := len(firstOptionItems(v)); n != 3 || pend == nil || pend.text != "Removed “Uipk theater kit” and 4 items nested under it." {
+		t.Fatalf("after ✕ on the package: %d items, pending %+v", n, pend)
+	}
+	test.Tap(pend.undo)
+	checkPackageLine(t, v, theater.ID, 4)
+	if n := len(firstOptionItems(v)); n != 8 {
+		t.Errorf("%d items after Undo, want 8", n)
+	}
 }
 
 // checkPackageExports reads the proposal's items.csv and client PDF: the
