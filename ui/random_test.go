@@ -1213,8 +1213,10 @@ func (z *fuzz) pickerAdd() bool {
 		return true
 	}
 	if z.chance(3) {
-		z.logf("  search the packages' catalog")
-		test.Type(p.search, "uipk")
+		// One of the two packages (importPackages).
+		search := []string{"uipk kit", "uipk zone"}[z.rng.Intn(2)]
+		z.logf("  search %q: a package", search)
+		test.Type(p.search, search)
 	}
 	for n := 1 + z.rng.Intn(2); n > 0; n-- {
 		if len(p.results) == 0 {
