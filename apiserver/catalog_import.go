@@ -114,7 +114,7 @@ func ImportCatalogConfirming(ctx context.Context, st store.Store, accountID int6
 		return rep, err
 	}
 	defer cleanup()
-	if err := checkCatalogCSV(src.first, &rep); err != nil || rep.RejectedCount > 0 {
+	if err := checkCatalogCSV(src.first, &rep, catalogLookup(ctx, st, accountID)); err != nil || rep.RejectedCount > 0 {
 		return rep, err
 	}
 	// The rows are read again from the start each time the store runs
@@ -164,9 +164,10 @@ func ImportCatalogConfirming(ctx context.Context, st store.Store, accountID int6
 	return counts, nil
 }
 
-// checkCatalogCSV is the first pass: every row read and checked, the
-// rejected ones recorded.
-func checkCatalogCSV(r io.Reader, rep *app.CatalogImportReport) error {
+// checkCatalogCSV is the first pass: every row read and checked, then
+// what the packages name (app.CatalogCSV.CheckPackages), the rejected
+// ones recorded.
+func checkCatalogCSV(r io.Reader, rep *app.CatalogImportReport, inCatalog app.CatalogLookup) error {
 	cr, err := app.NewCatalogCSV(r)
 	var header *app.CatalogRejectedRow
 	if errors.As(err, &header) {
@@ -179,7 +180,11 @@ func checkCatalogCSV(r io.Reader, rep *app.CatalogImportReport) error {
 	for {
 		_, rej, err := cr.Next()
 		if errors.Is(err, io.EOF) {
-			return nil
+			bad, err := cr.CheckPackages(rep.Mode, inCatalog)
+			for _, r := range bad {
+				rep.Reject(r)
+			}
+			return err
 		}
 		if err != nil {
 			return err
@@ -188,6 +193,24 @@ func checkCatalogCSV(r io.Reader, rep *app.CatalogImportReport) error {
 		if rej.Line != 0 {
 			rep.Reject(rej)
 		}
+	}
+}
+
+// catalogLookup finds a package's component in the account's catalog
+// by part number (the keys packages name).
+func catalogLookup(ctx context.Context, st store.Store, accountID int64) app.CatalogLookup {
+	return func(key string) (found, isPackage bool, err error) {
+		pn := strings.TrimPrefix(key, "pn:")
+		err = st.View(ctx, accountID, func(tx store.Tx) error {
+			page, _, err := tx.SearchCatalog(app.CatalogQuery{SearchText: pn, PageNumber: 1, PageSize: app.MaxCatalogPageSize})
+			for _, it := range page {
+				if strings.EqualFold(strings.TrimSpace(it.PartNumber), pn) {
+					found, isPackage = true, it.IsPackage()
+				}
+			}
+			return err
+		})
+		return found, isPackage, err
 	}
 }
 

@@ -27,6 +27,9 @@ type CatalogItem struct {
 	IsRecurringService bool `json:"isRecurringService"`
 	IsDiscontinued     bool `json:"isDiscontinued"`
 	LastModifiedDate   Time `json:"lastModifiedDate"`
+	// Components make the item a package (catalog_package.go); empty
+	// for any other item.
+	Components []CatalogComponent `json:"components,omitempty"`
 }
 
 // Catalog looks up the account's catalog for the rule engine: the server

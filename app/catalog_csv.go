@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,6 +30,13 @@ import (
 //	IsRecurringService optional: true/false, yes/no, 1/0 (empty is false);
 //	                  a monthly service, added to proposals as recurring
 //	IsDiscontinued    optional: true/false, yes/no, 1/0 (empty is false)
+//	Components        optional: makes the item a package of other items,
+//	                  "PART-NUMBER:QUANTITY" entries separated by ";"
+//	                  (":QUANTITY" may be left out for 1), e.g.
+//	                  "ARCULUS1US1BLK:1; E10G1US1BLK:2". Each names
+//	                  another item of the file or, in a merge, of the
+//	                  catalog by its part number (any letter case); it
+//	                  must not be a package itself (CheckCatalogPackages)
 //
 // A column the format does not know is refused (a misspelt "SellPirce"
 // would otherwise drop every price silently). An item's identity is its
@@ -38,7 +46,7 @@ import (
 
 // CatalogColumns are the import format's column names.
 var CatalogColumns = []string{"ItemType", "Brand", "Model", "Name", "ShortDescription", "Description",
-	"PartNumber", "Category", "Supplier", "Msrp", "SellPrice", "Cost", "ImageUrl", "IsDiscontinued", "IsRecurringService"}
+	"PartNumber", "Category", "Supplier", "Msrp", "SellPrice", "Cost", "ImageUrl", "IsDiscontinued", "IsRecurringService", "Components"}
 
 // Limits of the catalog's fields.
 const (
@@ -54,6 +62,21 @@ type CatalogRow struct {
 	// Item has no ID or CategoryID yet: the store gives them.
 	Item CatalogItem
 	Key  string
+	// Components are a package's items as the file names them (the
+	// store finds their IDs); empty for any other item.
+	Components []CatalogComponentRef
+}
+
+// CatalogComponentRef is a package's component as an import file names
+// it: by part number.
+type CatalogComponentRef struct {
+	PartNumber string
+	Quantity   Quantity
+}
+
+// Key is the catalog key (CatalogKeyOf) of the item the ref names.
+func (r CatalogComponentRef) Key() string {
+	return "pn:" + strings.ToLower(strings.TrimSpace(r.PartNumber))
 }
 
 // CatalogRejectedRow is one refused row: its line in the file (1 is the
@@ -101,6 +124,10 @@ type CatalogCSV struct {
 	cols []int // cols[i] is the CatalogColumns index of field i
 	n    int
 	seen map[[16]byte]int32
+	// packages are the good rows that are packages (few), pkgKeys their
+	// keys: CheckPackages checks what they name once the file is read.
+	packages []CatalogRow
+	pkgKeys  map[[16]byte]bool
 }
 
 // NewCatalogCSV reads the header. A bad header is a *CatalogRejectedRow
@@ -120,7 +147,7 @@ func NewCatalogCSV(r io.Reader) (*CatalogCSV, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read catalog CSV header: %w", err)
 	}
-	c := &CatalogCSV{r: cr, seen: map[[16]byte]int32{}}
+	c := &CatalogCSV{r: cr, seen: map[[16]byte]int32{}, pkgKeys: map[[16]byte]bool{}}
 	var problems []string
 	have := map[int]bool{}
 	for i, name := range header {
@@ -171,23 +198,77 @@ func (c *CatalogCSV) Next() (row CatalogRow, rej CatalogRejectedRow, err error) 
 	if len(rec) != c.n {
 		return row, CatalogRejectedRow{Line: line, Reason: fmt.Sprintf("has %d fields; the header has %d", len(rec), c.n)}, nil
 	}
-	it, problems := catalogItemOf(rec, c.cols)
-	row = CatalogRow{Line: line, Item: it, Key: CatalogKeyOf(&it)}
+	it, refs, problems := catalogItemOf(rec, c.cols)
+	row = CatalogRow{Line: line, Item: it, Key: CatalogKeyOf(&it), Components: refs}
 	if len(problems) == 0 {
-		h := fnv.New128a()
-		h.Write([]byte(row.Key))
-		var sum [16]byte
-		h.Sum(sum[:0])
+		sum := keySum(row.Key)
 		if first, dup := c.seen[sum]; dup {
 			problems = append(problems, fmt.Sprintf("the same item as line %d (%s)", first, keyText(row.Key)))
 		} else {
 			c.seen[sum] = int32(line)
+			if len(row.Components) > 0 {
+				c.pkgKeys[sum] = true
+				c.packages = append(c.packages, CatalogRow{Line: line, Key: row.Key, Components: row.Components})
+			}
 		}
 	}
 	if len(problems) > 0 {
 		return CatalogRow{}, CatalogRejectedRow{Line: line, Reason: strings.Join(problems, "; ")}, nil
 	}
 	return row, CatalogRejectedRow{}, nil
+}
+
+func keySum(key string) [16]byte {
+	h := fnv.New128a()
+	h.Write([]byte(key))
+	var sum [16]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// CatalogLookup finds an item of the catalog by key (CatalogKeyOf) for
+// CheckPackages: whether it is there and is a package.
+type CatalogLookup func(key string) (found, isPackage bool, err error)
+
+// CheckPackages checks, once every row was read, what the file's
+// packages name: each component must be a good row of the file or, in
+// a merge, an item of the catalog (inCatalog), and not a package
+// itself. It returns the package rows refused, with every reason.
+func (c *CatalogCSV) CheckPackages(mode CatalogImportMode, inCatalog CatalogLookup) ([]CatalogRejectedRow, error) {
+	var out []CatalogRejectedRow
+	for _, row := range c.packages {
+		var problems []string
+		for _, r := range row.Components {
+			sum := keySum(r.Key())
+			if _, inFile := c.seen[sum]; inFile {
+				if c.pkgKeys[sum] {
+					problems = append(problems, fmt.Sprintf("Components: %q is a package itself; packages do not nest", r.PartNumber))
+				}
+				continue
+			}
+			if mode == CatalogReplace {
+				problems = append(problems, fmt.Sprintf("Components: %q is not a part number of the file (a replace keeps only the file's items)", r.PartNumber))
+				continue
+			}
+			found, isPkg := false, false
+			if inCatalog != nil {
+				var err error
+				if found, isPkg, err = inCatalog(r.Key()); err != nil {
+					return nil, fmt.Errorf("line %d: component %q: %w", row.Line, r.PartNumber, err)
+				}
+			}
+			switch {
+			case !found:
+				problems = append(problems, fmt.Sprintf("Components: %q is not a part number of the file or the catalog", r.PartNumber))
+			case isPkg:
+				problems = append(problems, fmt.Sprintf("Components: %q is a package itself; packages do not nest", r.PartNumber))
+			}
+		}
+		if len(problems) > 0 {
+			out = append(out, CatalogRejectedRow{Line: row.Line, Reason: strings.Join(problems, "; ")})
+		}
+	}
+	return out, nil
 }
 
 func keyText(key string) string {
@@ -206,7 +287,7 @@ func csvReason(err error) string {
 }
 
 // catalogItemOf checks one record's fields; problems name each bad one.
-func catalogItemOf(rec []string, cols []int) (it CatalogItem, problems []string) {
+func catalogItemOf(rec []string, cols []int) (it CatalogItem, refs []CatalogComponentRef, problems []string) {
 	bad := func(col int, format string, args ...any) {
 		problems = append(problems, CatalogColumns[col]+" "+fmt.Sprintf(format, args...))
 	}
@@ -295,9 +376,64 @@ func catalogItemOf(rec []string, cols []int) (it CatalogItem, problems []string)
 			it.IsDiscontinued = flag(col, v)
 		case "IsRecurringService":
 			it.IsRecurringService = flag(col, v)
+		case "Components":
+			var p []string
+			refs, p = ParseComponentRefs(v)
+			for _, x := range p {
+				bad(col, "%s", x)
+			}
 		}
 	}
-	return it, problems
+	if pn := strings.ToLower(strings.TrimSpace(it.PartNumber)); pn != "" {
+		for _, r := range refs {
+			if r.Key() == "pn:"+pn {
+				problems = append(problems, "Components lists the item itself; a package cannot contain itself")
+				break
+			}
+		}
+	}
+	return it, refs, problems
+}
+
+// ParseComponentRefs reads a Components cell: "PN:QTY" entries
+// separated by ";", QTY 1 when left out; problems say what is wrong
+// with each bad entry.
+func ParseComponentRefs(cell string) (refs []CatalogComponentRef, problems []string) {
+	if strings.TrimSpace(cell) == "" {
+		return nil, nil
+	}
+	seen := map[string]bool{}
+	for _, entry := range strings.Split(cell, ";") {
+		entry = strings.TrimSpace(entry)
+		if entry == "" {
+			continue
+		}
+		pn, qty := entry, OneUnit
+		if i := strings.LastIndex(entry, ":"); i >= 0 {
+			pn = strings.TrimSpace(entry[:i])
+			q, err := ParseQuantity(strings.TrimSpace(entry[i+1:]))
+			if err != nil || q <= 0 || q > MaxItemQuantity {
+				problems = append(problems, fmt.Sprintf("%q: the quantity after the colon must be above 0 and at most %s with at most 4 decimals", entry, MaxItemQuantity))
+				continue
+			}
+			qty = q
+		}
+		r := CatalogComponentRef{PartNumber: pn, Quantity: qty}
+		switch {
+		case pn == "":
+			problems = append(problems, fmt.Sprintf("%q names no part number", entry))
+			continue
+		case seen[r.Key()]:
+			problems = append(problems, fmt.Sprintf("%q is listed twice; give it one quantity", pn))
+			continue
+		}
+		seen[r.Key()] = true
+		refs = append(refs, r)
+	}
+	if len(refs) > MaxPackageComponents {
+		problems = append(problems, fmt.Sprintf("lists %d items; a package holds at most %d", len(refs), MaxPackageComponents))
+	}
+	return refs, problems
 }
 
 // CatalogImportMode says what happens to items the file does not name.
@@ -421,17 +557,36 @@ func SameCatalogContent(a, b *CatalogItem) bool {
 		return false
 	}
 	x.Cost, y.Cost = nil, nil
-	return x == y
+	if !slices.Equal(x.Components, y.Components) {
+		return false
+	}
+	x.Components, y.Components = nil, nil
+	return reflect.DeepEqual(x, y)
 }
 
 // CatalogRowsOf makes import rows of items (the demo seed, tests), as if
-// they were lines 2, 3, … of a file.
+// they were lines 2, 3, … of a file. A package's components name items
+// of the list by position: CatalogItemID is the component's index in
+// items plus 1 (the store gives the real IDs).
 func CatalogRowsOf(items []CatalogItem) iter.Seq2[CatalogRow, error] {
 	return func(yield func(CatalogRow, error) bool) {
 		for i := range items {
-			if !yield(CatalogRow{Line: i + 2, Item: items[i], Key: CatalogKeyOf(&items[i])}, nil) {
+			if !yield(CatalogRow{Line: i + 2, Item: items[i], Key: CatalogKeyOf(&items[i]), Components: refsOf(items[i].Components, items)}, nil) {
 				return
 			}
 		}
 	}
+}
+
+// refsOf names a package's components by the part numbers of items (a
+// component's CatalogItemID is its index in items + 1, as the store has
+// not given IDs yet).
+func refsOf(comps []CatalogComponent, items []CatalogItem) []CatalogComponentRef {
+	var out []CatalogComponentRef
+	for _, c := range comps {
+		if i := int(c.CatalogItemID) - 1; i >= 0 && i < len(items) {
+			out = append(out, CatalogComponentRef{PartNumber: items[i].PartNumber, Quantity: c.Quantity})
+		}
+	}
+	return out
 }

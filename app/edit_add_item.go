@@ -23,6 +23,11 @@ type AddItem struct {
 	IsRecurringService *bool     `json:"isRecurringService,omitempty"`
 	ClientNote         *string   `json:"clientNote,omitempty"`
 	ItemID             int64     `json:"itemId,omitempty"`
+	// ComponentItemIDs are the IDs a package's nested lines got, in the
+	// package's order: given by apply the first time (temporary ones on
+	// the desktop) and kept in the outbox, so a replay gives the same
+	// IDs and a sync can map each to the server's.
+	ComponentItemIDs []int64 `json:"componentItemIds,omitempty"`
 }
 
 const KindAddItem MutationKind = "addItem"
@@ -39,7 +44,8 @@ func (m *AddItem) ProposalID() int64    { return m.ID }
 func (m *AddItem) Route() Route {
 	return Route{Method: "POST", Path: "/public/proposals/{ProposalId}/area-options/{AreaOptionId}/items",
 		Extension: true, Name: "addItem", Summary: "Add an item (extension)",
-		Doc: "Adds an item to the option: from the catalog (CatalogItemId: brand, model, names, type, MSRP, sell price, cost and isRecurringService are copied and referencedItemId set; fields given beside it override the copy) or a custom, labor or fee line (ItemType and Name). Quantity defaults to 1. ParentId nests it under an item of the same option that is not itself nested. At most 1,000 items per option and 5,000 per proposal. Cost needs the ViewCosts permission (403). " + lockedDoc}
+		Doc: "Adds an item to the option: from the catalog (CatalogItemId: brand, model, names, type, MSRP, sell price, cost and isRecurringService are copied and referencedItemId set; fields given beside it override the copy) or a custom, labor or fee line (ItemType and Name). Quantity defaults to 1. ParentId nests it under an item of the same option that is not itself nested. At most 1,000 items per option and 5,000 per proposal. Cost needs the ViewCosts permission (403). " +
+			"A catalog package (an item with components) adds the package line and, nested under it, a copy of each component with its quantity times the package's, all checked as one edit (the limits count every line; a package cannot be nested). With a package price the package line is a combined price (isCombinedPrice) and its one-time components have no price or cost of their own; without one the package line costs nothing and the components are priced as usual. " + lockedDoc}
 }
 
 func (m *AddItem) Params() []Param {
@@ -64,19 +70,48 @@ func (m *AddItem) Params() []Param {
 }
 
 func (m *AddItem) Creates(*Proposal) []NewID {
-	return []NewID{{ID: &m.ItemID, Find: func(before, after *Proposal) (int64, bool) {
-		o, ok := after.Option(m.OptionID)
-		if !ok {
-			return 0, false
-		}
-		// The newest item of the option that was not there before.
-		for i := len(o.Items) - 1; i >= 0; i-- {
-			if _, _, had := itemOf(before, o.Items[i].ID); !had {
-				return o.Items[i].ID, true
+	out := []NewID{{ID: &m.ItemID, Find: m.findAdded}}
+	for i := range m.ComponentItemIDs {
+		out = append(out, NewID{ID: &m.ComponentItemIDs[i], Find: func(before, after *Proposal) (int64, bool) {
+			pkg, ok := m.findAdded(before, after)
+			if !ok {
+				return 0, false
 			}
-		}
+			o, _ := after.Option(m.OptionID)
+			n := 0
+			for _, it := range o.Items {
+				if it.ParentID == pkg {
+					if n == i {
+						return it.ID, true
+					}
+					n++
+				}
+			}
+			return 0, false
+		}})
+	}
+	return out
+}
+
+// findAdded finds the added line in the server's copy: the newest item
+// of the option that was not there before and is not nested under
+// another new one (a package's components follow their package).
+func (m *AddItem) findAdded(before, after *Proposal) (int64, bool) {
+	o, ok := after.Option(m.OptionID)
+	if !ok {
 		return 0, false
-	}}}
+	}
+	isNew := func(id int64) bool {
+		_, _, had := itemOf(before, id)
+		return !had
+	}
+	for i := len(o.Items) - 1; i >= 0; i-- {
+		it := &o.Items[i]
+		if isNew(it.ID) && (it.ParentID == 0 || !isNew(it.ParentID)) {
+			return it.ID, true
+		}
+	}
+	return 0, false
 }
 
 func (m *AddItem) Writes() []Field            { return []Field{ItemField(m.ItemID, "quantity")} }
@@ -116,14 +151,10 @@ func (m *AddItem) apply(p *Proposal, env *Env) error {
 			return err
 		}
 	}
-	if len(o.Items) >= MaxItemsPerOption {
-		return Invalid("AreaOptionId", "the option already has the maximum of %d items", MaxItemsPerOption)
-	}
-	if p.itemCount() >= MaxItemsPerProposal {
-		return Invalid("AreaOptionId", "the proposal already has the maximum of %d items", MaxItemsPerProposal)
-	}
 	now := At(env.Now)
 	it := Item{ItemType: ItemCustomItem, Quantity: OneUnit, CreatedDate: now, LastModifiedDate: now}
+	var pkg *CatalogItem
+	var comps []CatalogItem
 	if m.CatalogItemID != nil {
 		var c CatalogItem
 		ok := false
@@ -136,15 +167,18 @@ func (m *AddItem) apply(p *Proposal, env *Env) error {
 		if !ok {
 			return Errorf(KindNotFound, "catalog item %d not found in this account", *m.CatalogItemID)
 		}
-		it.ReferencedItemID = c.ID
-		it.ItemType, it.Brand, it.Model, it.Name = c.ItemType, c.Brand, c.Model, c.Name
-		it.ShortDescription, it.Description, it.Supplier, it.ImageURL = c.ShortDescription, c.Description, c.Supplier, c.ImageURL
-		it.MSRP, it.SellPrice = c.MSRP, c.SellPrice
-		it.IsRecurringService = c.IsRecurringService
-		if c.Cost != nil {
-			cost := *c.Cost
-			it.Cost, it.CostUpdateDate = &cost, now
+		it = catalogLine(&c, now)
+		if c.IsPackage() {
+			if comps, err = CheckComponents(&c, env.Catalog); err != nil {
+				return err
+			}
+			pkg = &c
 		}
+	}
+	if n := 1 + len(comps); len(o.Items)+n > MaxItemsPerOption {
+		return Invalid("AreaOptionId", "the option has %d items; adding %d would pass the maximum of %d", len(o.Items), n, MaxItemsPerOption)
+	} else if p.itemCount()+n > MaxItemsPerProposal {
+		return Invalid("AreaOptionId", "the proposal has %d items; adding %d would pass the maximum of %d", p.itemCount(), n, MaxItemsPerProposal)
 	}
 	set := func(dst *string, src *string) {
 		if src != nil {
@@ -179,6 +213,9 @@ func (m *AddItem) apply(p *Proposal, env *Env) error {
 		it.IsRecurringService = *m.IsRecurringService
 	}
 	it.ID = newID(env, m.ItemID)
+	if m.ParentID != nil && *m.ParentID != 0 && pkg != nil {
+		return Invalid("ParentId", "a package holds its items nested under it, so it cannot be nested itself")
+	}
 	if m.ParentID != nil {
 		if err := checkParent(o, it.ID, *m.ParentID); err != nil {
 			return err
@@ -188,7 +225,44 @@ func (m *AddItem) apply(p *Proposal, env *Env) error {
 	if err := CheckItem(&it); err != nil {
 		return err
 	}
-	insertItem(o, it)
+	lines := []Item{it}
+	if pkg != nil {
+		// The line's price is the package's unless the request gave one.
+		priced := it.SellPrice > 0
+		lines[0].IsCombinedPrice = priced
+		if !priced {
+			if lines[0].Cost != nil && m.Cost == nil {
+				zero := Money(0)
+				lines[0].Cost = &zero
+			}
+		}
+		for i := range comps {
+			q, err := ComponentQuantity(pkg.Components[i].Quantity, it.Quantity)
+			if err != nil {
+				return err
+			}
+			c := componentLine(&comps[i], q, priced, now)
+			if i < len(m.ComponentItemIDs) {
+				c.ID = newID(env, m.ComponentItemIDs[i])
+			} else {
+				c.ID = newID(env, 0)
+			}
+			c.ParentID = it.ID
+			if err := CheckItem(&c); err != nil {
+				return err
+			}
+			lines = append(lines, c)
+		}
+		// The IDs given are kept with the edit (see ComponentItemIDs).
+		ids := make([]int64, len(comps))
+		for i := range comps {
+			ids[i] = lines[i+1].ID
+		}
+		m.ComponentItemIDs = ids
+	}
+	for _, l := range lines {
+		insertItem(o, l)
+	}
 	o.LastModifiedDate = now
 	return nil
 }

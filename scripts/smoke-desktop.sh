@@ -97,6 +97,11 @@ shoot() {
         for _ in $(seq 1 80); do grep -q "\"presenting\": true" "$4" && break; sleep 0.25; done
         sleep 1
       fi
+      if [ -n "${PD_SMOKE_PACKAGE:-}" ]; then
+        # The package is added once the catalog is on the laptop.
+        for _ in $(seq 1 80); do grep -q "smoke: package: Added" "$3" && break; sleep 0.25; done
+        sleep 1
+      fi
       if [ -n "${PD_SMOKE_PICKER:-}" ]; then
         # The picker opens once the catalog is on the laptop.
         for _ in $(seq 1 80); do grep -q "\"picker\": \"[0-9,]* items match" "$4" && break; sleep 0.25; done
@@ -133,6 +138,10 @@ shoot() {
   if [ -n "${PD_SMOKE_PICKER:-}" ]; then
     grep -q '"picker": "[0-9,]* items match' "$report" ||
       { echo "smoke-desktop: the catalog picker did not open with matches"; exit 1; }
+  fi
+  if [ -n "${PD_SMOKE_PACKAGE:-}" ]; then
+    grep -q "smoke: package: Added 1 × .* with [0-9]* items nested under it" "$work/desktop-$name.log" ||
+      { echo "smoke-desktop: the package was not added with its items"; cat "$work/desktop-$name.log"; exit 1; }
   fi
   if [ -n "${PD_SMOKE_SIZE:-}" ]; then
     # The window is no larger than the small screen asked for.
@@ -172,6 +181,7 @@ shoot light workspace-light
 PD_SMOKE_ITEMS=1 shoot light proposal-items # scrolled to the first option's items
 PD_SMOKE_PICKER=sonos shoot light catalog-picker # the first option's Add item… with "sonos" typed
 PD_SMOKE_PRESENT="Dana Whitfield" shoot light present-to-client # full screen, name typed, signature drawn
+PD_SMOKE_PACKAGE="5.1 sonos theater" shoot light package-added # a package added, its items nested
 shoot dark workspace-dark
 # Small laptop screens: the proposal beside the list at 1024x600, and
 # alone (Ctrl+B hides the list) at 800x600.

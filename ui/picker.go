@@ -41,6 +41,11 @@ type catalogPicker struct {
 	status   *widget.Label
 	add      *widget.Button
 	dlg      dialog.Dialog
+	// contents, undo, lastAdded and lastName: picker_packages.go.
+	contents  *widget.Label
+	undo      *widget.Button
+	lastAdded int64
+	lastName  string
 
 	results []app.CatalogItem
 	count   int
@@ -52,6 +57,7 @@ type catalogPicker struct {
 type pickerEntry struct {
 	plainEntry
 	keys func(fyne.KeyName) bool
+	undo func() // Ctrl+Z
 }
 
 func newPickerEntry(d *Desktop, keys func(fyne.KeyName) bool) *pickerEntry {
@@ -93,18 +99,20 @@ func (v *proposalView) openPicker(optionID int64, title string) *catalogPicker {
 		func(i widget.ListItemID, o fyne.CanvasObject) { showPickerRow(o, &p.results[i], v.p.Currency) })
 	p.list.OnSelected = func(i widget.ListItemID) {
 		p.sel = i
+		p.showContents()
 		v.d.win.Canvas().Focus(p.search) // a click chooses; the keys stay in the search
 	}
 	p.status = widget.NewLabel("")
 	p.status.Truncation = fyne.TextTruncateEllipsis
 	p.add = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), p.addSelected)
 	p.add.Importance = widget.HighImportance
+	p.newPackageWidgets()
 
 	filters := container.NewHBox(p.typ, p.brand)
 	top := container.NewBorder(nil, nil, nil, filters, p.search)
 	qty := container.NewGridWrap(fyne.NewSize(90, p.qty.MinSize().Height), p.qty)
-	bottom := container.NewVBox(p.status, container.NewBorder(nil, nil,
-		container.NewHBox(widget.NewLabel("Quantity"), qty), container.NewHBox(widget.NewButton("Close", v.d.closeDialog), p.add)))
+	bottom := container.NewVBox(p.contents, p.status, container.NewBorder(nil, nil,
+		container.NewHBox(widget.NewLabel("Quantity"), qty), container.NewHBox(p.undo, widget.NewButton("Close", v.d.closeDialog), p.add)))
 	content := container.NewBorder(top, bottom, nil, nil, p.list)
 
 	p.dlg = dialog.NewCustomWithoutButtons(title, content, v.d.win)
@@ -180,6 +188,7 @@ func (p *catalogPicker) refresh() {
 	} else {
 		p.add.Disable()
 	}
+	p.showContents()
 	p.say(p.matches())
 }
 
@@ -215,12 +224,13 @@ func (p *catalogPicker) addSelected() {
 	}
 	v := p.v
 	v.flush()
+	before := v.p
 	if err := v.edit(m); err != nil {
 		p.fail(err)
 		return
 	}
 	v.build()
-	added := fmt.Sprintf("Added %s × %s.", m.Quantity, catalogItemName(&it))
+	added := p.noteAdded(before, m, &it)
 	if o, ok := v.p.Option(v.now(p.optionID)); ok {
 		total, _ := app.OptionTotals(o)
 		added += " Option total " + app.FormatMoney(total, v.p.Currency) + "."
@@ -274,13 +284,16 @@ func showPickerRow(o fyne.CanvasObject, it *app.CatalogItem, cur app.Currency) {
 		text += " (discontinued)"
 	}
 	name.SetText(text)
-	detail := it.ItemType.Label()
+	detail := pickerKind(it)
 	if it.PartNumber != "" {
 		detail += " · " + it.PartNumber
 	}
 	price := app.FormatMoney(it.SellPrice, cur)
 	if it.IsRecurringService {
 		price = perMonth(it.SellPrice, cur)
+	}
+	if it.IsPackage() && !app.PackagePriced(it) {
+		price = "priced by item"
 	}
 	right.SetText(detail + " · " + price)
 }

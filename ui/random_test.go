@@ -155,6 +155,8 @@ type mItem struct {
 	qty              app.Quantity
 	price            app.Money
 	vName, vQty, vPr mval
+	// parent is the package line it is nested under (nil: none).
+	parent *mItem
 }
 
 type mArea struct {
@@ -182,8 +184,11 @@ func (m *mProposal) copyAs(key int) *mProposal {
 	cp := &mProposal{key: key, name: "Copy of " + m.name}
 	for _, a := range m.areas {
 		ca := &mArea{name: a.name}
+		copies := map[*mItem]*mItem{}
 		for _, it := range a.items {
-			ca.items = append(ca.items, &mItem{typ: it.typ, name: it.name, qty: it.qty, price: it.price})
+			c := &mItem{typ: it.typ, name: it.name, qty: it.qty, price: it.price, parent: copies[it.parent]}
+			copies[it] = c
+			ca.items = append(ca.items, c)
 		}
 		cp.areas = append(cp.areas, ca)
 	}
@@ -220,6 +225,7 @@ func runSession(t *testing.T, seed int64, mode string, actions int) tally {
 	h := newHarness(t)
 	h.autoSync = mode == modeLoop
 	importCatalog(t, h)
+	importPackages(t, h)
 	// A removal is saved when the next edit or leaving the proposal ends
 	// its undo, not when a timer runs out: that keeps a seed's session
 	// the same from run to run.
@@ -1155,6 +1161,9 @@ func (z *fuzz) removeLine() bool {
 	z.logf("remove P%d area %d line %d (✕)", m.key, ai+1, k+1)
 	a := m.areas[ai]
 	it := a.items[k]
+	if slices.ContainsFunc(a.items, func(x *mItem) bool { return x.parent == it }) {
+		return false // a package line takes its items along: not modelled
+	}
 	test.Tap(r.remove)
 	z.drain() // an earlier removal, refused as this one saved it, is back in a
 	if z.lineCount(ai) != len(a.items)-1 {
@@ -1203,6 +1212,12 @@ func (z *fuzz) pickerAdd() bool {
 		z.find("screen", "Add item… opened no picker")
 		return true
 	}
+	if z.chance(3) {
+		// One of the two packages (importPackages).
+		search := []string{"uipk kit", "uipk zone"}[z.rng.Intn(2)]
+		z.logf("  search %q: a package", search)
+		test.Type(p.search, search)
+	}
 	for n := 1 + z.rng.Intn(2); n > 0; n-- {
 		if len(p.results) == 0 {
 			break
@@ -1232,17 +1247,43 @@ func (z *fuzz) pickerAdd() bool {
 		if err := setParam(mq, "Quantity", q); err != nil {
 			z.t.Fatalf("bug in the test: quantity %q: %v", q, err)
 		}
-		if !strings.HasPrefix(p.status.Text, "Added") || z.lineCount(ai) != len(m.areas[ai].items)+1 {
+		lines := z.packageLines(c, *mq.Quantity)
+		if !strings.HasPrefix(p.status.Text, "Added") || z.lineCount(ai) != len(m.areas[ai].items)+len(lines) {
 			z.n.refused++
 			z.find("refused", "the picker did not add %q to %s area %d: %s", c.Name, m, ai+1, p.status.Text)
 			continue
 		}
-		m.areas[ai].items = append(m.areas[ai].items, &mItem{typ: c.ItemType, name: c.Name, qty: *mq.Quantity,
-			price: c.SellPrice, vQty: mval{typed: 1}})
+		m.areas[ai].items = append(m.areas[ai].items, lines...)
 	}
 	pressKey(p.search, fyne.KeyEscape)
 	z.drain()
 	return true
+}
+
+// packageLines are the model's lines of a catalog add of qty: the item,
+// and for a package its items nested under it (app's price rule: a
+// package price makes one-time items free, no package price makes the
+// package line free).
+func (z *fuzz) packageLines(c app.CatalogItem, qty app.Quantity) []*mItem {
+	line := &mItem{typ: c.ItemType, name: c.Name, qty: qty, price: c.SellPrice, vQty: mval{typed: 1}}
+	out := []*mItem{line}
+	priced := app.PackagePriced(&c)
+	for _, comp := range c.Components {
+		ci, ok, err := z.d.sess.st.CatalogItem(comp.CatalogItemID)
+		if err != nil || !ok {
+			z.t.Fatalf("package %q: component %d not in the local catalog: %v", c.Name, comp.CatalogItemID, err)
+		}
+		q, err := app.ComponentQuantity(comp.Quantity, qty)
+		if err != nil {
+			z.t.Fatalf("bug in the test: %v", err)
+		}
+		price := ci.SellPrice
+		if priced && !ci.IsRecurringService {
+			price = 0
+		}
+		out = append(out, &mItem{typ: ci.ItemType, name: ci.Name, qty: q, price: price, parent: line})
+	}
+	return out
 }
 
 // Checks after every action.

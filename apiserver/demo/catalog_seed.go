@@ -3,7 +3,6 @@ package demo
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"proposaldesk/apiserver/store"
 	"proposaldesk/app"
@@ -25,20 +24,23 @@ const otherCatalogSize = 300
 // demo proposals (in key order, so the list is stable), then generated
 // ones. Generated items are the same for every n (a prefix), so growing
 // a catalog adds items and changes none.
+// A catalog that holds every written product also holds the demo
+// packages (catalog_packages.go), after the generated items, which make
+// up the rest of the n.
 func catalogItems(n int) []app.CatalogItem {
-	keys := make([]string, 0, len(catalog))
-	for k := range catalog {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	items := make([]app.CatalogItem, 0, n)
+	keys := handWrittenKeys()
+	items := make([]app.CatalogItem, 0, n+len(demoPackages))
+	at := map[string]int{}
 	for _, k := range keys {
 		if len(items) == n {
 			return items
 		}
-		items = append(items, catalogItemOf(k, catalog[k]))
+		p, _ := productOf(k)
+		at[k] = len(items)
+		items = append(items, catalogItemOf(k, p))
 	}
-	return append(items, catalogdemo.Generate(n-len(items))...)
+	items = append(items, catalogdemo.Generate(max(0, n-len(items)-len(demoPackages)))...)
+	return append(items, packageItems(func(k string) (int, bool) { i, ok := at[k]; return i, ok })...)
 }
 
 func catalogItemOf(key string, p product) app.CatalogItem {

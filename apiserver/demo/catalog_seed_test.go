@@ -25,10 +25,29 @@ func TestDemoCatalog(t *testing.T) {
 		t.Fatalf("main catalog has %d items", len(items))
 	}
 	brands, cats, types := map[string]bool{}, map[int64]bool{}, map[app.ItemType]int{}
+	byID := map[int64]app.CatalogItem{}
+	for _, it := range items {
+		byID[it.ID] = it
+	}
+	priced, unpriced := 0, 0
 	for _, it := range items {
 		brands[it.Brand] = true
 		cats[it.CategoryID] = true
 		types[it.ItemType]++
+		if it.IsPackage() {
+			// A package without a package price is priced by its items.
+			if it.SellPrice > 0 {
+				priced++
+			} else {
+				unpriced++
+			}
+			for _, c := range it.Components {
+				if comp, ok := byID[c.CatalogItemID]; !ok || comp.IsPackage() || c.Quantity <= 0 {
+					t.Errorf("package %q: component %+v is %+v", it.Name, c, comp)
+				}
+			}
+			continue
+		}
 		if it.Name == "" || it.SellPrice <= 0 ||
 			(it.Cost != nil && *it.Cost > it.SellPrice) {
 			t.Fatalf("implausible item %+v", it)
@@ -36,6 +55,9 @@ func TestDemoCatalog(t *testing.T) {
 	}
 	if len(brands) < 60 || len(cats) < 25 || types[app.ItemLabor] < 100 || types[app.ItemFee] < 50 || types[app.ItemPart] < 18_000 {
 		t.Errorf("%d brands, %d categories, types %v", len(brands), len(cats), types)
+	}
+	if priced < 6 || unpriced < 4 {
+		t.Errorf("%d packages with a package price, %d without; want a dozen of both kinds", priced, unpriced)
 	}
 	// Growing to 20,500 adds 500 and changes none of the first.
 	if _, err := demo.Seed(ctx, st, demo.Options{Now: seedNow, CatalogSize: len(items) + 500}); err != nil {

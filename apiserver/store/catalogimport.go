@@ -40,7 +40,7 @@ type CatalogWriter interface {
 func ImportCatalog(w CatalogWriter, mode app.CatalogImportMode, present int, now app.Time,
 	rows iter.Seq2[app.CatalogRow, error], report *app.CatalogImportReport) error {
 	named := map[int64]struct{}{}
-	for row, err := range rows {
+	for row, err := range PackagesLast(rows) {
 		if err != nil {
 			return err
 		}
@@ -79,6 +79,16 @@ func ImportCatalog(w CatalogWriter, mode app.CatalogImportMode, present int, now
 // report (Added, Updated or Unchanged).
 func UpsertCatalogRow(w CatalogWriter, row app.CatalogRow, now app.Time, report *app.CatalogImportReport) (int64, error) {
 	it := row.Item
+	if f, ok := w.(KeyFlusher); ok && len(row.Components) > 0 {
+		if err := f.FlushKeys(); err != nil {
+			return 0, err
+		}
+	}
+	comps, err := resolveComponents(w, row.Components)
+	if err != nil {
+		return 0, err
+	}
+	it.Components = comps
 	if k := CategoryKey(it.CategoryName); k != "" {
 		id, err := w.CategoryID(k)
 		if err != nil {
@@ -108,3 +118,58 @@ func UpsertCatalogRow(w CatalogWriter, row app.CatalogRow, now app.Time, report 
 // differ only in case or surrounding space are one category, and a blank
 // name is none ("").
 func CategoryKey(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
+
+// A KeyFlusher is a CatalogWriter whose ItemByKey finds the keys it
+// added only once they are flushed (boltstore writes them sorted, in a
+// batch): a package's components are found after FlushKeys.
+type KeyFlusher interface {
+	FlushKeys() error
+}
+
+// PackagesLast yields rows that are not packages as they come, then the
+// packages (few, kept in memory): a package's components, which may come
+// later in the file, are then in the catalog when it is written.
+func PackagesLast(rows iter.Seq2[app.CatalogRow, error]) iter.Seq2[app.CatalogRow, error] {
+	return func(yield func(app.CatalogRow, error) bool) {
+		var packages []app.CatalogRow
+		for row, err := range rows {
+			if err == nil && len(row.Components) > 0 {
+				packages = append(packages, row)
+				continue
+			}
+			if !yield(row, err) || err != nil {
+				return
+			}
+		}
+		for _, row := range packages {
+			if !yield(row, nil) {
+				return
+			}
+		}
+	}
+}
+
+// resolveComponents finds the IDs of the items a package row names.
+// The file's check (app.CatalogCSV.CheckPackages) refused rows naming
+// missing items or packages; finding one here is a catalog that changed
+// between the check and the write.
+func resolveComponents(w CatalogWriter, refs []app.CatalogComponentRef) ([]app.CatalogComponent, error) {
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	out := make([]app.CatalogComponent, 0, len(refs))
+	for _, r := range refs {
+		c, found, err := w.ItemByKey(r.Key())
+		if err != nil {
+			return nil, fmt.Errorf("component %q: %w", r.PartNumber, err)
+		}
+		if !found {
+			return nil, fmt.Errorf("component %q is not in the catalog", r.PartNumber)
+		}
+		if c.IsPackage() {
+			return nil, fmt.Errorf("component %q is a package itself", r.PartNumber)
+		}
+		out = append(out, app.CatalogComponent{CatalogItemID: c.ID, Quantity: r.Quantity})
+	}
+	return out, nil
+}

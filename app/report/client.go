@@ -237,7 +237,9 @@ func depths(items []app.ItemView) []int {
 }
 
 // inCombined reports, per item, whether an ancestor has a combined price
-// (its amount is already in the ancestor's).
+// that holds its amount: a combined price gathers lines of its own kind
+// (app.ItemAmounts), so a monthly plan in a one-time package keeps its
+// own price.
 func inCombined(items []app.ItemView) []bool {
 	index := make(map[int64]int, len(items))
 	for i := range items {
@@ -251,7 +253,7 @@ func inCombined(items []app.ItemView) []bool {
 			if !ok {
 				break
 			}
-			if items[j].Total.IsCombinedPrice {
+			if items[j].Total.IsCombinedPrice && items[j].IsRecurringService == items[i].IsRecurringService {
 				out[i] = true
 				break
 			}

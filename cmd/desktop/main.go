@@ -107,6 +107,9 @@ func main() {
 	if name := os.Getenv("PD_SMOKE_REMOTE_NAME"); name != "" {
 		go smokeRemote(d, name)
 	}
+	if search := os.Getenv("PD_SMOKE_PACKAGE"); search != "" {
+		go smokePackage(d, search)
+	}
 	if path := os.Getenv("PD_SMOKE_REPORT"); path != "" {
 		go smokeReport(d, path, os.Getenv("PD_SMOKE_OPEN") != "", os.Getenv("PD_SMOKE_EXPORT") != "", os.Getenv("PD_SMOKE_CONTACT") != "")
 	}
@@ -252,6 +255,25 @@ func smokePicker(d *ui.Desktop, search string) {
 		var shown bool
 		fyne.DoAndWait(func() { shown = d.Snapshot().Open != "" && d.ShowPicker(search) })
 		if shown {
+			return
+		}
+	}
+}
+
+// smokePackage adds the first catalog match of search (a package) to the
+// open proposal's first option once the catalog is on this computer,
+// and logs what the picker said, for the smoke run's screenshot.
+func smokePackage(d *ui.Desktop, search string) {
+	for range 240 {
+		time.Sleep(250 * time.Millisecond)
+		var said string
+		fyne.DoAndWait(func() {
+			if d.Snapshot().Open != "" {
+				said = d.AddPackageForShot(search)
+			}
+		})
+		if said != "" {
+			log.Printf("smoke: package: %s", said)
 			return
 		}
 	}

@@ -209,6 +209,7 @@ func readDocs() map[string]opDoc {
 		"POST /public/catalog/import": {id: "importCatalog", summary: "Import the catalog from CSV (extension)", tags: catalogTags, write: true,
 			doc: "Admin only. The body is a CSV file (text/csv, up to 256 MiB by default): a header naming the columns in any order and case, " +
 				"ItemType, Name and SellPrice required; Brand, Model, PartNumber, Category, Supplier, ShortDescription, Description, Msrp, Cost (empty: unknown), ImageUrl, IsDiscontinued, IsRecurringService (a monthly service: items added from it are recurring; true/false, yes/no, 1/0) optional; " +
+				"Components (optional) makes a row a package: PART-NUMBER:QUANTITY entries separated by ';' (':QUANTITY' may be left out for 1), each another item of the file or, in a Merge, of the catalog, never a package or the row itself, at most " + fmt.Sprint(app.MaxPackageComponents) + " of them; " +
 				"an unknown column is refused. A row's item is matched by its part number (case-insensitive), or by brand, model and name when it has none; a matched item keeps its ID. " +
 				"Mode=Merge (default) adds and updates; Mode=Replace also removes the items the file does not name. " +
 				"A Replace that would remove more than half of the catalog's items, or all of them (a header-only file), removes nothing without ConfirmRemoval=true: " +

@@ -320,7 +320,7 @@ func TestDemoResponsesMatchSchemas(t *testing.T) {
 	d.do(call{method: "GET", pattern: "/public/sync/proposals", path: "/public/sync/proposals?ids=x", key: admin, want: 400})
 
 	// The catalog: search, one item, the changes feed, an import.
-	found := decode[app.CatalogResponse](t, d.do(call{method: "GET", pattern: "/public/catalog", path: "/public/catalog?SearchText=sonos&PageSize=5", key: viewer, want: 200}))
+	found := decode[app.CatalogResponse](t, d.do(call{method: "GET", pattern: "/public/catalog", path: "/public/catalog?SearchText=sonos%20theater&PageSize=5", key: viewer, want: 200}))
 	if len(found.Items) == 0 {
 		t.Fatal("the demo catalog has no Sonos items")
 	}

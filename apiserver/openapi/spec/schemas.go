@@ -149,6 +149,12 @@ func schemas() ([]named, error) {
 			"categoryId":         "The server's ID of the category name (one per distinct name, case-insensitive); 0 when none.",
 			"cost":               "Unit cost; null without the ViewCosts permission, or when the dealer has no cost on file (never means zero).",
 			"isRecurringService": "A monthly service (remote monitoring, a care plan): an item added from it is recurring, counted in its option's totalRecurringService and not in the one-time totals.",
+			"components": arr(ref("CatalogComponent")).with("maxItems", app.MaxPackageComponents, "description",
+				"Present on a package only: the other, non-package items of the catalog it is made of, with their quantity in one package. Adding the package to an option adds the package line and each component nested under it (quantity times the package's). With a package price (sellPrice above 0) the package line is a combined price and its one-time components have no price or cost of their own; without one, the package line costs nothing and the components are priced as usual."),
+		}},
+		{name: "CatalogComponent", typ: typeOf[app.CatalogComponent](), doc: "One item of a catalog package.", fields: map[string]any{
+			"catalogItemId": "A catalog item of the same catalog that is not a package.",
+			"quantity":      "Its quantity in one package: above 0, at most 1,000,000, at most 4 decimals.",
 		}},
 		{name: "CatalogResponse", typ: typeOf[app.CatalogResponse](), fields: map[string]any{"itemCount": countDoc}},
 		{name: "CatalogChanges", typ: typeOf[app.CatalogChanges](), fields: map[string]any{

@@ -264,6 +264,10 @@ func (t *tx) ImportCatalog(mode app.CatalogImportMode, rows iter.Seq2[app.Catalo
 }
 
 var _ store.CatalogWriter = (*catalogWriter)(nil)
+var _ store.KeyFlusher = (*catalogWriter)(nil)
+
+// FlushKeys writes the keys added so far (store.KeyFlusher).
+func (w *catalogWriter) FlushKeys() error { return w.flush() }
 
 // ItemIDs lists the items the catalog holds (store.CatalogWriter).
 func (w *catalogWriter) ItemIDs(fn func(id int64)) error {

@@ -112,7 +112,7 @@ func (s *Store) ImportCatalogStaged(ctx context.Context, accountID int64, mode a
 		chunk = chunk[:0]
 		return err
 	}
-	for row, err := range rows {
+	for row, err := range store.PackagesLast(rows) {
 		if err != nil {
 			return err
 		}

@@ -248,3 +248,35 @@ func TestOpenDropsStagedImports(t *testing.T) {
 		t.Errorf("after reopen:\n%s\nbefore the crash:\n%s", after, before)
 	}
 }
+
+// A staged import writes packages after the other rows, so a package
+// names items of later chunks, new ones too, as one transaction does.
+func TestStagedImportKeepsPackages(t *testing.T) {
+	smallChunks(t)
+	gen := catalogdemo.Generate(20)
+	pkg := func(pn string, at ...int) app.CatalogItem {
+		it := app.CatalogItem{ItemType: app.ItemPart, Name: "Package " + pn, PartNumber: pn, SellPrice: app.MustMoney("99.00")}
+		for _, i := range at {
+			// CatalogRowsOf: positions plus 1; the two packages come first.
+			it.Components = append(it.Components, app.CatalogComponent{CatalogItemID: int64(i + 3), Quantity: app.OneUnit})
+		}
+		return it
+	}
+	items := append([]app.CatalogItem{pkg("PKG-A", 0, 19), pkg("PKG-B", 10)}, gen...)
+	one, staged := newFixture(t, WithClock(func() time.Time { return stagedNow })), newFixture(t, WithClock(func() time.Time { return stagedNow }))
+	want := storetest.ImportItems(t, one.S, one.A, app.CatalogMerge, items)
+	got, err := stagedImport(staged, app.CatalogMerge, app.CatalogRowsOf(items), len(items))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) || got.Added != 22 {
+		t.Errorf("report %+v, in one transaction %+v", got, want)
+	}
+	g, w := catalogDump(t, staged), catalogDump(t, one)
+	if g != w {
+		t.Fatalf("catalog:\n%s\nin one transaction:\n%s", g, w)
+	}
+	if !strings.Contains(g, `"components":[{"catalogItemId":`) {
+		t.Errorf("no components in the staged catalog:\n%s", g)
+	}
+}

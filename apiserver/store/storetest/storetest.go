@@ -56,6 +56,7 @@ func Run(t *testing.T, be Backend) {
 		{"CatalogAccountScoping", testCatalogAccountScoping},
 		{"CatalogImportRollsBack", testCatalogImportRollsBack},
 		{"CatalogSearchEqualsReference", testCatalogSearchEqualsReference},
+		{"CatalogPackages", testCatalogPackages},
 		{"ClientEvidence", testClientEvidence},
 		{"MailQueue", testMailQueue},
 		{"MailClaimsConcurrent", testMailClaimsConcurrent},
