@@ -84,12 +84,20 @@ shoot() {
         xdotool type --delay 30 "Typed at once"
         sleep 0.5
         xdotool key ctrl+n ctrl+n
-        sleep 2
+        # Wait (a loaded machine may take seconds) for the list to show
+        # the two new proposals, then a moment for a third that must not come.
+        want=$(( $(grep -o "\"rows\": [0-9]*" "$4.before" | grep -o "[0-9]*$") + 2 ))
+        for _ in $(seq 1 240); do
+          rows=$(grep -o "\"rows\": [0-9]*" "$4" 2>/dev/null | grep -o "[0-9]*$")
+          [ -n "$rows" ] && [ "$rows" -ge "$want" ] && break
+          sleep 0.25
+        done
+        sleep 1
       fi
       if [ -n "${PD_SMOKE_REMOTE_NAME:-}" ]; then
         # The app renames the open proposal on the server with its name
         # focused, then syncs: wait for the field to show the new name.
-        for _ in $(seq 1 60); do grep -q "\"nameField\": \"$PD_SMOKE_REMOTE_NAME\"" "$4" && break; sleep 0.25; done
+        for _ in $(seq 1 240); do grep -q "\"nameField\": \"$PD_SMOKE_REMOTE_NAME\"" "$4" && break; sleep 0.25; done
         sleep 0.5
       fi
       if [ -n "${PD_SMOKE_PRESENT:-}" ]; then
