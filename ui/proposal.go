@@ -100,6 +100,7 @@ func (v *proposalView) open(id int64) {
 	v.id, v.rec, v.p = rec.ID, rec, rec.Local
 	v.alias = nil
 	v.fieldErr = nil
+	v.cui().forget()
 	v.build()
 	v.scroll.ScrollToTop()
 	v.d.list.selectID(v.id)
