@@ -5,6 +5,10 @@
 # printing the app's own timings and resident memory. Needs what
 # scripts/smoke-desktop.sh needs, plus gnome-keyring; it runs itself
 # inside a private D-Bus session with a fresh keyring.
+# PD_BENCH_ITEMS=500 also fills the last proposal opened to 500 items and
+# times opening it, keystrokes and structural edits (cmd/desktop/bigtimings.go).
+# At the end a minimal Fyne window with a 10,000-row widget.List runs in
+# the same display driver, as the yardstick of the resident memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-10000}"
@@ -48,3 +52,5 @@ run() {
 }
 run first
 for i in $(seq 1 "${REPS:-3}"); do run "warm-$i"; done
+go build -o bin/minimal-list scripts/minimal-list/main.go
+LANG=en_US.UTF-8 xvfb-run -a -s "-screen 0 1280x800x24" timeout 60 ./bin/minimal-list 2>&1 | grep "minimal-list:" | sed 's/^/  /'

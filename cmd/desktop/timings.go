@@ -51,6 +51,7 @@ func logWorkspace(d *ui.Desktop, start time.Time, stopProfile func()) {
 	opens := probe.timeEach(15, func(i int) { d.OpenRow(i * 7) })
 	fmt.Fprintf(os.Stderr, "desktop: open proposal median %.1f ms, worst %.1f ms (%d proposals; CPU %.1f ms each)\n",
 		ms(opens[len(opens)/2]), ms(opens[len(opens)-1]), len(opens), ms(cpuTime()-cpu)/float64(len(opens)))
+	logBigProposal(d, probe)
 	writeHeapProfile()
 	fmt.Fprintf(os.Stderr, "desktop: timings done, RSS %s\n", rss())
 }

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"proposaldesk/ui"
+)
+
+// logBigProposal (PD_BENCH_ITEMS=N with PD_STARTUP_LOG) fills the open
+// proposal to N items, then times as logWorkspace does, each until the
+// frame that shows it is painted: opening it, a keystroke in an item's
+// quantity, and structural edits (a line added, nested, un-nested,
+// removed), while its N edits are being sent to the server.
+func logBigProposal(d *ui.Desktop, probe *frameProbe) {
+	n, err := strconv.Atoi(os.Getenv("PD_BENCH_ITEMS"))
+	if err != nil || n <= 0 {
+		return
+	}
+	var id int64
+	start := time.Now()
+	fyne.DoAndWait(func() { id, err = d.BenchFill(n) })
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "desktop: big proposal: %v\n", err)
+		return
+	}
+	fmt.Fprintf(os.Stderr, "desktop: big proposal %d filled to %d items in %d ms, RSS %s\n", id, n, time.Since(start).Milliseconds(), rss())
+	report := func(what string, k int, fn func(int)) {
+		cpu := cpuTime()
+		ds := probe.timeEach(k, fn)
+		fmt.Fprintf(os.Stderr, "desktop: %d-item proposal: %s median %.1f ms, worst %.1f ms (%d times; CPU %.1f ms each)\n",
+			n, what, ms(ds[len(ds)/2]), ms(ds[len(ds)-1]), k, ms(cpuTime()-cpu)/float64(k))
+	}
+	report("open", 9, func(int) { d.OpenProposal(id) })
+	report("keystroke", 20, d.BenchKeystroke)
+	report("structural edit", 12, d.BenchEdit)
+}
