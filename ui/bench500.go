@@ -91,3 +91,12 @@ func (d *Desktop) BenchEdit(i int) {
 		v.removeItem(last)
 	}
 }
+
+// BenchSending reports whether edits wait to be sent or a sync runs.
+func (d *Desktop) BenchSending() bool {
+	if d.sess == nil {
+		return false
+	}
+	st := d.sess.eng.State()
+	return st.Pending > 0 || st.Syncing
+}
