@@ -5,6 +5,12 @@
 # printing the app's own timings and resident memory. Needs what
 # scripts/smoke-desktop.sh needs, plus gnome-keyring; it runs itself
 # inside a private D-Bus session with a fresh keyring.
+# PD_BENCH_ITEMS=500 also fills the last proposal opened to 500 items and
+# times opening it, keystrokes and structural edits (cmd/desktop/bigtimings.go);
+# sending its N edits can take minutes on a loaded machine: PD_BENCH_TIMEOUT
+# (seconds, default 600) bounds each start.
+# At the end a minimal Fyne window with a 10,000-row widget.List runs in
+# the same display driver, as the yardstick of the resident memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-10000}"
@@ -33,9 +39,9 @@ done
 
 run() {
   PD_STARTUP_LOG=1 LANG=en_US.UTF-8 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
-    timeout 600 ./bin/desktop --data "$1" --connect "$2" --demo-user Sales 2>"$3" &
+    timeout "$4" ./bin/desktop --data "$1" --connect "$2" --demo-user Sales 2>"$3" &
     pid=$!
-    for _ in $(seq 1 6000); do grep -q "timings done" "$3" 2>/dev/null && break; sleep 0.1; done
+    for _ in $(seq 1 $(($4 * 10))); do grep -q "timings done" "$3" 2>/dev/null && break; sleep 0.1; done
     # The peak resident memory of the desktop (the child of timeout), and
     # how much of the memory now is anonymous (heap) rather than file-
     # backed (the mmapped bbolt file).
@@ -43,8 +49,10 @@ run() {
       grep -E "^(VmHWM|RssAnon|RssFile):" /proc/$child/status 2>/dev/null | tr -s " " | sed "s/^/desktop: memory /" >>"$3"
     done
     kill $pid; wait $pid 2>/dev/null || true
-  ' _ "$work/desktop" "$work/server/demo.json" "$work/$1.log"
+  ' _ "$work/desktop" "$work/server/demo.json" "$work/$1.log" "${PD_BENCH_TIMEOUT:-600}"
   echo "bench-desktop: $1 start:"; grep "desktop:" "$work/$1.log" | sed 's/^/  /'
 }
 run first
 for i in $(seq 1 "${REPS:-3}"); do run "warm-$i"; done
+go build -o bin/minimal-list scripts/minimal-list/main.go
+LANG=en_US.UTF-8 xvfb-run -a -s "-screen 0 1280x800x24" timeout 60 ./bin/minimal-list 2>&1 | grep "minimal-list:" | sed 's/^/  /'

@@ -27,7 +27,7 @@ import (
 
 // contentUI is the content's state across rebuilds of the screen.
 type contentUI struct {
-	rows     map[int64]*itemRow      // by item ID
+	rows     map[int64]*itemRow      // by item ID: the rows built
 	optTotal map[int64]*widget.Label // by option ID
 	hints    map[int64]*hintLine     // by option ID
 	// lastMenu is the last item menu shown.
@@ -36,6 +36,22 @@ type contentUI struct {
 	pending *removal
 	// picker is the catalog picker last opened (picker.go).
 	picker *catalogPicker
+	// keep are the rows of the screen before, which the screen being
+	// built takes where it shows the same (itemRows); lazy is where the
+	// rows not built yet will be (rowFor).
+	keep map[int64]*itemRow
+	lazy map[int64]lazyRow
+	// prevHints are the hint lines of the screen before: an option's
+	// line stays, as the rows kept tell it what they do (optionHint).
+	prevHints map[int64]*hintLine
+	// built counts the item rows made, for the tests.
+	built int
+}
+
+// forget drops what the screen kept of the proposal shown before (a
+// proposal opened is built afresh).
+func (c *contentUI) forget() {
+	c.rows, c.keep, c.lazy, c.hints, c.prevHints = nil, nil, nil, nil, nil
 }
 
 func (v *proposalView) cui() *contentUI {
@@ -131,7 +147,8 @@ func createdID(m app.Mutation, before, after *app.Proposal) (int64, bool) {
 // then the parts discount.
 func (v *proposalView) areas(locked func(app.Operation) bool) []fyne.CanvasObject {
 	c := v.cui()
-	c.rows, c.optTotal, c.hints = map[int64]*itemRow{}, map[int64]*widget.Label{}, map[int64]*hintLine{}
+	c.keep, c.rows, c.lazy = c.rows, map[int64]*itemRow{}, map[int64]lazyRow{}
+	c.prevHints, c.optTotal, c.hints = c.hints, map[int64]*widget.Label{}, map[int64]*hintLine{}
 	v.showPending()
 	// Ctrl+Z undoes a removal when no field has the keys.
 	v.d.win.Canvas().AddShortcut(&fyne.ShortcutUndo{}, func(fyne.Shortcut) { v.undoRemoval() })
@@ -227,7 +244,7 @@ func (v *proposalView) optionCard(area *app.Area, oi int, counted bool, locked f
 	if locked(app.OpChangeItem) {
 		rest = ""
 	}
-	hint := v.hint(rest)
+	hint := v.optionHint(optionID, rest)
 	c.hints[optionID] = hint
 
 	label := fmt.Sprintf("Option %d", oi+1)
@@ -280,6 +297,21 @@ func (v *proposalView) optionCard(area *app.Area, oi int, counted bool, locked f
 		v.addButtons(optionID, fmt.Sprintf("%s · Option %d", area.Name, oi+1), locked(app.OpAddItem), hint),
 		hint, total)
 	return newCard("", "", box)
+}
+
+// optionHint is the option's hint line: the one of the screen before,
+// cleared, if it had the option, so that the rows kept still show their
+// tips and refusals in it.
+func (v *proposalView) optionHint(optionID int64, rest string) *hintLine {
+	h := v.cui().prevHints[optionID]
+	if h == nil {
+		return v.hint(rest)
+	}
+	h.rest, h.tip, h.err = rest, "", nil
+	h.changed = v.showSaved
+	h.show()
+	v.lines = append(v.lines, h)
+	return h
 }
 
 func optionStatusWords() []string {
@@ -444,7 +476,7 @@ func (d *Desktop) ShowItems() {
 	for _, a := range v.p.Areas {
 		for _, o := range a.Options {
 			for _, it := range o.Items {
-				if r := v.ct.rows[it.ID]; r != nil {
+				if r := v.rowFor(it.ID); r != nil {
 					v.cull(r.fields[colName]) // laid out, to have a place
 					if y, ok := v.pageY(r.fields[colName]); ok {
 						v.scroll.ScrollToOffset(fyne.NewPos(0, max(0, y-160)))

@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -23,7 +25,7 @@ const bench500ID = 900_000
 
 // desk500 is a data folder with one Draft proposal of 500 items in one
 // option (every 5th nested under the one before) and a saved session.
-func desk500(b *testing.B, keys *syncer.Keyring) string {
+func desk500(b testing.TB, keys *syncer.Keyring) string {
 	b.Helper()
 	dir := b.TempDir()
 	path := storePath(dir, benchURL, benchUser.Email)
@@ -64,7 +66,7 @@ func desk500(b *testing.B, keys *syncer.Keyring) string {
 	return dir
 }
 
-func start500(b *testing.B) *Desktop {
+func start500(b testing.TB) *Desktop {
 	test.NewTempApp(b)
 	keys := syncer.NewKeyring()
 	d := New(fyne.CurrentApp(), Options{DataDir: desk500(b, keys), Keyring: keys, Do: func(fn func()) {}, ManualSync: true})
@@ -74,34 +76,238 @@ func start500(b *testing.B) *Desktop {
 	b.Cleanup(func() { closeBench(d) })
 	d.Window().Resize(fyne.NewSize(1280, 800))
 	d.OpenProposal(bench500ID)
-	if d.detail.p == nil || len(d.detail.cui().rows) != 500 {
+	if d.detail.p == nil || d.detail.rowFor(5_000_250) == nil {
 		b.Fatal("the 500-item proposal did not open with its rows")
 	}
 	return d
 }
 
-// BenchmarkOpen500Items: build the screen of a 500-item proposal (what
-// a structural edit also costs: the screen is built again).
+// BenchmarkOpen500Items: build the screen of a 500-item proposal
+// afresh, as opening it does (the record already read).
 func BenchmarkOpen500Items(b *testing.B) {
 	d := start500(b)
+	stop := cpuClock(b)
+	for b.Loop() {
+		d.detail.ct = nil // nothing kept from the screen before
+		d.detail.build()
+		frame500(d)
+	}
+	stop()
+}
+
+// BenchmarkOpen500ItemsFrame: open a 500-item proposal (read it from the
+// store, build its screen) and paint the first frame (software).
+func BenchmarkOpen500ItemsFrame(b *testing.B) {
+	d := start500(b)
+	c := d.Window().Canvas()
+	stop := cpuClock(b)
+	for b.Loop() {
+		d.detail.open(bench500ID)
+		c.Capture()
+	}
+	stop()
+}
+
+// BenchmarkFrame500: a frame painted (software) with nothing changed:
+// the part of the benchmarks above and below that is the test driver's
+// painter, not the app.
+func BenchmarkFrame500(b *testing.B) {
+	d := start500(b)
+	c := d.Window().Canvas()
+	c.Capture()
+	stop := cpuClock(b)
+	for b.Loop() {
+		c.Capture()
+	}
+	stop()
+}
+
+// layoutPass lays out what a frame would draw, without painting it:
+// each widget's renderer and each container's layout at its size, then
+// what they hand over (the culled children are not walked, as a frame
+// does not). The app's part of a frame, apart from the painter's.
+func layoutPass(o fyne.CanvasObject) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	switch x := o.(type) {
+	case *fyne.Container:
+		if x.Layout != nil {
+			x.Layout.Layout(x.Objects, x.Size())
+		}
+		for _, c := range x.Objects {
+			layoutPass(c)
+		}
+	case fyne.Widget:
+		r := test.WidgetRenderer(x)
+		r.Layout(x.Size())
+		for _, c := range r.Objects() {
+			layoutPass(c)
+		}
+	}
+}
+
+// frame500 is the frame after an edit, laid out but not painted.
+func frame500(d *Desktop) { layoutPass(d.Window().Content()) }
+
+// BenchmarkRedraw500: the screen built again after an edit and laid
+// out (the edit itself apart): what a structural edit adds to the save.
+func BenchmarkRedraw500(b *testing.B) {
+	d := start500(b)
+	d.Window().Canvas().Capture()
+	stop := cpuClock(b)
 	for b.Loop() {
 		d.detail.build()
+		frame500(d)
 	}
+	stop()
+}
+
+// cpuClock starts counting the process's CPU time (all threads: the
+// machine is shared, and CPU time moves less with its load than wall
+// time); the func it returns reports it per op as cpu-ms/op.
+func cpuClock(b *testing.B) func() {
+	at := cpuNow()
+	return func() { b.ReportMetric(float64(cpuNow()-at)/1e6/float64(b.N), "cpu-ms/op") }
+}
+
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// option500 is the 500-item option and its hint line.
+func option500(d *Desktop) (int64, *hintLine) {
+	o := &d.detail.p.Areas[0].Options[0]
+	return o.ID, d.detail.cui().hints[o.ID]
+}
+
+// The structural edits of a 500-item proposal, each saved (the local
+// store's one commit and the outbox) and the frame after it laid out
+// (layoutPass; BenchmarkFrame500 is what painting it adds).
+
+// BenchmarkAddItem500: Custom item, the line added and focused.
+func BenchmarkAddItem500(b *testing.B) {
+	d := start500(b)
+	stop := cpuClock(b)
+	for b.Loop() {
+		opt, hint := option500(d)
+		d.detail.addLine(opt, app.ItemCustomItem, "Custom item", hint)
+		frame500(d)
+	}
+	stop()
+	if _, ok := d.Window().Canvas().Focused().(*field); !ok {
+		b.Fatal("the new line's name has not the focus")
+	}
+}
+
+// BenchmarkRemoveItem500: ✕ on a line (taken off the screen, Undo
+// offered), then the removal saved as when Undo is no longer offered;
+// only the first part is timed: it is what the user waits for.
+func BenchmarkRemoveItem500(b *testing.B) {
+	d := start500(b)
+	stop := cpuClock(b)
+	for i := 0; i < b.N; i++ {
+		o := &d.detail.p.Areas[0].Options[0]
+		ids := app.OutlineIDs(o)
+		d.detail.removeItem(ids[len(ids)/2])
+		frame500(d)
+		b.StopTimer()
+		d.detail.commitRemoval()
+		b.StartTimer()
+	}
+	stop()
+}
+
+// BenchmarkRemoveItemSaved500: the same with the removal's save.
+func BenchmarkRemoveItemSaved500(b *testing.B) {
+	d := start500(b)
+	stop := cpuClock(b)
+	for b.Loop() {
+		o := &d.detail.p.Areas[0].Options[0]
+		ids := app.OutlineIDs(o)
+		d.detail.removeItem(ids[len(ids)/2])
+		frame500(d)
+		d.detail.commitRemoval()
+	}
+	stop()
+}
+
+// BenchmarkMoveItem500: Alt+↓ then Alt+↑ on a line (each a move).
+func BenchmarkMoveItem500(b *testing.B) {
+	d := start500(b)
+	step := 1
+	stop := cpuClock(b)
+	for b.Loop() {
+		d.detail.moveItem(5_000_250, step, colQuantity)
+		frame500(d)
+		step = -step
+	}
+	stop()
+}
+
+// BenchmarkNestItem500: Nest under the item above, then Un-nest.
+func BenchmarkNestItem500(b *testing.B) {
+	d := start500(b)
+	above, zero := int64(5_000_248), int64(0)
+	nest := true
+	stop := cpuClock(b)
+	for b.Loop() {
+		m := &app.ChangeItem{ID: d.detail.id, ItemID: 5_000_250, ParentID: &zero}
+		if nest {
+			m.ParentID = &above
+		}
+		_, hint := option500(d)
+		if !d.detail.applyEdits(hint, m) {
+			b.Fatal("the nesting was refused")
+		}
+		frame500(d)
+		nest = !nest
+	}
+	stop()
 }
 
 // BenchmarkQuantityKeystroke500: one keystroke in an item's quantity:
 // app.Apply on the local view, then the row, option and summary totals.
 func BenchmarkQuantityKeystroke500(b *testing.B) {
 	d := start500(b)
-	f := d.detail.cui().rows[5_000_250].fields[colQuantity]
+	f := d.detail.rowFor(5_000_250).fields[colQuantity]
 	qs := []string{"2", "3", "12", "1"}
 	i := 0
+	stop := cpuClock(b)
 	for b.Loop() {
 		f.SetText(qs[i%len(qs)])
 		i++
 	}
-	if got := d.detail.cui().rows[5_000_250].total.Text; got == "$59.90" && f.Text != "1" {
+	stop()
+	if got := d.detail.rowFor(5_000_250).total.Text; got == "$59.90" && f.Text != "1" {
 		b.Fatalf("the row total did not follow: %s", got)
+	}
+}
+
+// BenchmarkQuantityKeystroke500Frame: the same keystroke, typed into the
+// focused field, and the frame painted (software).
+func BenchmarkQuantityKeystroke500Frame(b *testing.B) {
+	d := start500(b)
+	f := d.detail.rowFor(5_000_250).fields[colQuantity]
+	d.detail.focus(f)
+	c := d.Window().Canvas()
+	c.Capture()
+	i := 0
+	stop := cpuClock(b)
+	for b.Loop() {
+		if i%2 == 0 {
+			f.TypedRune('2')
+		} else {
+			f.TypedKey(&fyne.KeyEvent{Name: fyne.KeyBackspace})
+		}
+		c.Capture()
+		i++
+	}
+	stop()
+	if c.Focused() != f {
+		b.Fatal("the quantity lost the focus")
 	}
 }
 
@@ -109,14 +315,16 @@ func BenchmarkQuantityKeystroke500(b *testing.B) {
 // local store and outbox (one fsync'd bbolt commit), and the totals.
 func BenchmarkQuantitySave500(b *testing.B) {
 	d := start500(b)
-	f := d.detail.cui().rows[5_000_250].fields[colQuantity]
+	f := d.detail.rowFor(5_000_250).fields[colQuantity]
 	qs := []string{"2", "3", "12", "1"}
 	i := 0
+	stop := cpuClock(b)
 	for b.Loop() {
 		f.SetText(qs[i%len(qs)])
 		f.flush()
 		i++
 	}
+	stop()
 	if n := d.sess.eng.State().Pending; n == 0 {
 		b.Fatal("nothing was saved")
 	}
@@ -127,9 +335,11 @@ func BenchmarkQuantitySave500(b *testing.B) {
 func BenchmarkFollowIDs500(b *testing.B) {
 	d := start500(b)
 	p := d.detail.p
+	stop := cpuClock(b)
 	for b.Loop() {
 		if len(followIDs(d.sess.st, p)) != 0 {
 			b.Fatal("IDs followed in an unchanged proposal")
 		}
 	}
+	stop()
 }

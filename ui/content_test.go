@@ -78,7 +78,7 @@ func rowOfItem(t *testing.T, v *proposalView, name string) *itemRow {
 		for _, o := range a.Options {
 			for _, it := range o.Items {
 				if it.Name == name {
-					if r := v.cui().rows[it.ID]; r != nil {
+					if r := v.rowFor(it.ID); r != nil {
 						return r
 					}
 					t.Fatalf("item %q has no row", name)

@@ -19,6 +19,11 @@ import (
 // (proposalView.cull) tells each box what is visible after a scroll or a
 // layout. The child holding the focus and its neighbours are always
 // handed over, so that Tab and Shift+Tab reach the next field as before.
+//
+// A box can also build its children lazily (newLazyCullBox): a child
+// is made only when it is first handed over (or measured, when none of
+// its kind was), so a 500-item option builds the rows in view, not 500.
+// A child once built stays built until the box is dropped.
 
 // cullMargin is how far beyond the visible part children are still
 // handed over, as a share of the scroll's height.
@@ -48,6 +53,8 @@ type cullBox struct {
 	// children changes: refreshing the box would free the textures of
 	// every child and draw their text again.
 	mark *canvas.Rectangle
+	// lazy makes child i when objs[i] is nil (not built yet).
+	lazy func(i int) fyne.CanvasObject
 }
 
 // newCullBox is a culling VBox of objs (kind may be nil) handing over
@@ -64,13 +71,37 @@ func newCullBox(objs []fyne.CanvasObject, kind []int, top, bottom float32) *cull
 	return b
 }
 
+// newLazyCullBox is newCullBox whose children objs[i] left nil are made
+// by mk(i) when first needed.
+func newLazyCullBox(objs []fyne.CanvasObject, kind []int, mk func(i int) fyne.CanvasObject) *cullBox {
+	b := newCullBox(objs, kind, 0, 0)
+	b.lazy = mk
+	return b
+}
+
 func (b *cullBox) CreateRenderer() fyne.WidgetRenderer { return &cullRenderer{b: b} }
+
+// child is child i, built if it was not yet.
+func (b *cullBox) child(i int) fyne.CanvasObject {
+	if b.objs[i] == nil {
+		o := b.lazy(i)
+		b.objs[i] = o
+		o.Move(fyne.NewPos(0, b.ys[i]))
+	}
+	return b.objs[i]
+}
+
+// shownIf says whether child i takes room: a child not built yet does
+// (it is a row like its kind).
+func (b *cullBox) shownIf(i int) bool {
+	return b.objs[i] == nil || b.objs[i].Visible()
+}
 
 // size is child i's min size: measured again while it is handed over
 // (or never measured and of no kind measured yet), else the last one.
 func (b *cullBox) size(i int) fyne.Size {
 	if b.on[i] || (!b.known[i] && !b.sameKind(i)) {
-		b.sizes[i], b.known[i] = b.objs[i].MinSize(), true
+		b.sizes[i], b.known[i] = b.child(i).MinSize(), true
 	}
 	return b.sizes[i]
 }
@@ -92,8 +123,8 @@ func (b *cullBox) sameKind(i int) bool {
 func (b *cullBox) minSize() fyne.Size {
 	var w, h float32
 	n := 0
-	for i, o := range b.objs {
-		if !o.Visible() {
+	for i := range b.objs {
+		if !b.shownIf(i) {
 			continue
 		}
 		s := b.size(i)
@@ -109,11 +140,13 @@ func (b *cullBox) minSize() fyne.Size {
 func (b *cullBox) layout(size fyne.Size) {
 	pad, y := theme.Padding(), float32(0)
 	for i, o := range b.objs {
-		if !o.Visible() {
+		if !b.shownIf(i) {
 			continue
 		}
 		b.ys[i] = y
-		o.Move(fyne.NewPos(0, y))
+		if o != nil {
+			o.Move(fyne.NewPos(0, y))
+		}
 		y += b.size(i).Height + pad
 	}
 	b.choose()
@@ -125,7 +158,7 @@ func (b *cullBox) layout(size fyne.Size) {
 
 func (b *cullBox) sizeShown(width float32) {
 	for i, o := range b.objs {
-		if b.on[i] && o.Visible() {
+		if b.on[i] && o != nil && o.Visible() {
 			o.Resize(fyne.NewSize(width, b.size(i).Height))
 		}
 	}
@@ -137,21 +170,21 @@ func (b *cullBox) choose() bool {
 	changed := false
 	shown := make([]fyne.CanvasObject, 0, len(b.objs)+1)
 	shown = append(shown, b.mark)
-	for i, o := range b.objs {
+	for i := range b.objs {
 		// Hidden children cost nothing and are handed over, so that
 		// Fyne notices when they are shown.
-		on := !o.Visible() || (b.pin >= 0 && i >= b.pin-1 && i <= b.pin+1) ||
+		on := !b.shownIf(i) || (b.pin >= 0 && i >= b.pin-1 && i <= b.pin+1) ||
 			(b.ys[i] < b.bottom && b.ys[i]+b.sizes[i].Height > b.top)
 		if on != b.on[i] {
 			changed = true
 			b.on[i] = on
 			if on && b.stale[i] {
 				b.stale[i] = false
-				o.Refresh()
+				b.objs[i].Refresh()
 			}
 		}
 		if on {
-			shown = append(shown, o)
+			shown = append(shown, b.child(i))
 		}
 	}
 	if changed || b.shown == nil {
@@ -188,7 +221,7 @@ func (r *cullRenderer) Refresh() {
 	for i, o := range r.b.objs {
 		if r.b.on[i] {
 			o.Refresh()
-		} else {
+		} else if o != nil {
 			r.b.stale[i] = true
 		}
 	}

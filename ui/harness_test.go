@@ -308,9 +308,9 @@ func walk(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
 		for _, it := range x.Items {
 			walk(it.Widget, fn)
 		}
-	case *cullBox: // its children, drawn or not
-		for _, c := range x.objs {
-			walk(c, fn)
+	case *cullBox: // its children, drawn or not (built to be walked)
+		for i := range x.objs {
+			walk(x.child(i), fn)
 		}
 	case fyne.Widget:
 		if _, ok := x.(*widget.Label); ok {

@@ -48,6 +48,10 @@ type itemRow struct {
 	total  *widget.Label
 	more   *tipButton
 	remove *tipButton
+	// obj is the row as laid out, and key what it was built from
+	// (rowKey): a screen built again keeps the row while its key holds.
+	obj fyne.CanvasObject
+	key string
 }
 
 // removal is an item taken off the screen and the totals, kept from the
@@ -76,6 +80,7 @@ func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, 
 		pending = nil
 	}
 	outline := app.Outline(o)
+	c := v.cui()
 	if len(outline) == 0 && pending == nil {
 		l := widget.NewLabel("No items yet.")
 		l.Importance = widget.LowImportance
@@ -95,20 +100,131 @@ func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, 
 	}
 	rows := []fyne.CanvasObject{container.NewBorder(nil, nil, nil, spacer, heads)}
 	// The rows are of one size (kind 1): one measured stands for all
-	// until they come into view.
+	// until they come into view. A row the screen before had, built
+	// from the same values, is kept as it was (its fields, their focus
+	// and caret); the others are built when they come near the view.
 	kind := []int{0}
 	amounts := app.ItemAmounts(o.Items)
 	ro := locked(app.OpChangeItem)
+	type later struct {
+		it    app.Item
+		depth int
+		amt   app.Money
+	}
+	todo, at := map[int]later{}, map[int64]int{}
 	for i, r := range outline {
 		if pending != nil && pending.at == i {
 			rows, kind = append(rows, v.undoStrip(pending, hint)), append(kind, 0)
 		}
-		rows, kind = append(rows, v.itemRow(o, r, amounts[r.Index], ro, costs, weights, hint)), append(kind, 1)
+		it := o.Items[r.Index]
+		key := rowKey(o.ID, &it, r.Depth, ro, costs)
+		if kept := c.keep[it.ID]; kept != nil && kept.key == key {
+			delete(c.keep, it.ID) // one row, one place
+			c.rows[it.ID] = kept
+			v.fields = append(v.fields, kept.fields...)
+			if err := kept.refill(&it, amounts[r.Index], v.p.Currency); err != nil {
+				hint.setError(err) // the refused text is still there to fix
+			}
+			rows, kind = append(rows, kept.obj), append(kind, 1)
+			continue
+		}
+		todo[len(rows)], at[it.ID] = later{it, r.Depth, amounts[r.Index]}, len(rows)
+		rows, kind = append(rows, nil), append(kind, 1)
 	}
 	if pending != nil && pending.at >= len(outline) {
 		rows, kind = append(rows, v.undoStrip(pending, hint)), append(kind, 0)
 	}
-	return newCullBox(rows, kind, 0, 0) // shown by the page's pass
+	box := newLazyCullBox(rows, kind, func(i int) fyne.CanvasObject {
+		l := todo[i]
+		it, amt := l.it, l.amt
+		// What the view holds now (a sync may have landed while the
+		// user typed elsewhere), if the item is still in this option.
+		if now, place, ok := v.p.Item(v.now(it.ID)); ok && place.Option.ID == v.now(o.ID) {
+			it, amt = *now, app.ItemAmounts(place.Option.Items)[place.Index]
+		}
+		return v.itemRow(&it, l.depth, amt, ro, costs, weights, hint, rowKey(o.ID, &it, l.depth, ro, costs))
+	})
+	for id, i := range at {
+		c.lazy[id] = lazyRow{box: box, at: i}
+	}
+	return box // shown by the page's pass
+}
+
+// lazyRow is where an item's row will be built (rowFor).
+type lazyRow struct {
+	box *cullBox
+	at  int
+}
+
+// rowFor is item id's row, built if it was not yet (to focus it, say);
+// nil when the screen has no row for it.
+func (v *proposalView) rowFor(id int64) *itemRow {
+	c := v.cui()
+	if r := c.rows[id]; r != nil {
+		return r
+	}
+	l, ok := c.lazy[id]
+	if !ok {
+		for from, to := range v.alias { // built with the ID a sync replaced
+			if to == id {
+				if l, ok = c.lazy[from]; ok {
+					break
+				}
+			}
+		}
+	}
+	if !ok || l.box == nil {
+		return nil
+	}
+	l.box.child(l.at)
+	return c.rows[id]
+}
+
+// rowKey is how an item's row is made: a row of the same key shows the
+// item's values in place of the ones it had (refill); another key needs
+// a row built anew (the nesting's or kind's tag, another option's hint
+// line, the columns, read-only).
+func rowKey(optionID int64, it *app.Item, depth int, ro, costs bool) string {
+	return fmt.Sprintf("%d|%d|%d|%q|%q|%s|%t|%d|%t|%t|%t", it.ID, optionID, it.ParentID, it.Brand, it.Model,
+		it.ItemType, it.IsRecurringService, depth, ro, costs, it.Cost == nil)
+}
+
+// itemTexts are the texts of an item's fields, by column.
+func itemTexts(it *app.Item) []string {
+	texts := []string{it.Name, it.Quantity.String(), it.SellPrice.String(), ""}
+	if it.Cost != nil {
+		texts[colCost] = it.Cost.String()
+	}
+	return texts
+}
+
+// refill shows the item's values in a row kept from the screen before:
+// a field shows a value saved since as follow does (focus and caret
+// kept); a field with typing not saved yet keeps it, and its refusal,
+// which refill returns. (A screen built anew had no refusal left but
+// those of typing still there; a field typed back to its saved value
+// has none.)
+func (r *itemRow) refill(it *app.Item, amount app.Money, cur app.Currency) error {
+	var refused error
+	for col, text := range itemTexts(it)[:len(r.fields)] {
+		f := r.fields[col]
+		if !f.dirty() {
+			f.err = nil
+		} else if f.err != nil {
+			refused = f.err
+		}
+		if text == f.saved || f.dirty() {
+			continue
+		}
+		col := f.CursorColumn
+		f.load(text)
+		f.CursorRow, f.CursorColumn = 0, min(col, len([]rune(text)))
+		f.Refresh()
+	}
+	if t := lineTotalText(it, amount, cur); r.total.Text != t {
+		r.total.SetText(t)
+	}
+	return refused
 }
 
 func rowActionsWidth() float32 {
@@ -117,14 +233,12 @@ func rowActionsWidth() float32 {
 
 // itemRow is one item: a tag (nesting, kind, brand and model), its
 // fields, its total and its buttons.
-func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money, ro, costs bool, weights []float32, hint *hintLine) fyne.CanvasObject {
-	it := o.Items[r.Index]
-	row := &itemRow{id: it.ID}
-	v.cui().rows[it.ID] = row
-	texts := []string{it.Name, it.Quantity.String(), it.SellPrice.String(), ""}
-	if it.Cost != nil {
-		texts[colCost] = it.Cost.String()
-	}
+func (v *proposalView) itemRow(it *app.Item, depth int, amount app.Money, ro, costs bool, weights []float32, hint *hintLine, key string) fyne.CanvasObject {
+	c := v.cui()
+	c.built++
+	row := &itemRow{id: v.now(it.ID), key: key}
+	c.rows[row.id] = row
+	texts := itemTexts(it)
 	n := colSell + 1
 	if costs {
 		n = colCost + 1
@@ -144,7 +258,7 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 		row.fields[colCost].PlaceHolder = "—"
 	}
 	nameCell := fyne.CanvasObject(row.fields[colName])
-	if t := itemTag(it, r.Depth); t != "" {
+	if t := itemTag(*it, depth); t != "" {
 		tag := widget.NewLabel(t)
 		tag.Importance = widget.LowImportance
 		// The tag takes the few letters it needs and the name the rest
@@ -152,7 +266,7 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 		nameCell = container.NewBorder(nil, nil, tag, nil, row.fields[colName])
 	}
 	v.showNameOnFocus(row, hint)
-	row.total = widget.NewLabelWithStyle(lineTotalText(&it, amount, v.p.Currency), fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
+	row.total = widget.NewLabelWithStyle(lineTotalText(it, amount, v.p.Currency), fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
 	cells := container.New(&columns{weights: weights}, nameCell)
 	for _, f := range row.fields[1:] {
 		cells.Add(f)
@@ -171,7 +285,8 @@ func (v *proposalView) itemRow(o *app.Option, r app.OutlineRow, amount app.Money
 		row.more.Disable()
 		row.remove.Disable()
 	}
-	return container.NewBorder(nil, nil, nil, container.NewHBox(row.more, row.remove), cells)
+	row.obj = container.NewBorder(nil, nil, nil, container.NewHBox(row.more, row.remove), cells)
+	return row.obj
 }
 
 // itemTag is what the row says beside an item's name: "└" when nested,
@@ -304,7 +419,7 @@ func (v *proposalView) itemKey(id int64, col int, s fyne.Shortcut) bool {
 // focusItem puts the cursor in an item's field (col), selecting its text
 // if asked.
 func (v *proposalView) focusItem(id int64, col int, selectAll bool) {
-	r := v.cui().rows[id]
+	r := v.rowFor(id)
 	if r == nil || col < 0 || col >= len(r.fields) || r.fields[col].Disabled() {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -54,7 +55,19 @@ type proposalView struct {
 	signedPDF  *widget.Button
 	// laptopPDF is the signed PDF of an acceptance taken here (inperson.go).
 	laptopPDF *widget.Button
+	// reloaded is when reloadIfChanged last read the store; reloadDue
+	// that a reload waits for reloadGap (a sync still running).
+	reloaded  time.Time
+	reloadDue bool
 }
+
+// reloadGap is the least time between two readings of what a sync
+// brought while it still runs: a push acknowledges its edits one at a
+// time, and reading and showing a 500-item proposal again for each of
+// hundreds held the UI goroutine, and so the frames and the typing, for
+// minutes. What the sync brought shows at most reloadGap late, and at
+// once when it ends.
+const reloadGap = 300 * time.Millisecond
 
 func newProposalView(d *Desktop) *proposalView {
 	v := &proposalView{d: d}
@@ -102,6 +115,7 @@ func (v *proposalView) open(id int64) {
 	v.id, v.rec, v.p = rec.ID, rec, rec.Local
 	v.alias = nil
 	v.fieldErr = nil
+	v.cui().forget()
 	v.build()
 	v.scroll.ScrollToTop()
 	v.d.list.selectID(v.id)
@@ -162,6 +176,20 @@ func (v *proposalView) reloadIfChanged() {
 	if v.id == 0 || v.d.sess == nil {
 		return
 	}
+	if v.d.sess.eng.State().Syncing && time.Since(v.reloaded) < reloadGap {
+		if !v.reloadDue {
+			v.reloadDue = true
+			time.AfterFunc(reloadGap, func() {
+				v.d.opts.Do(func() {
+					if v.reloadDue {
+						v.reloadIfChanged()
+					}
+				})
+			})
+		}
+		return
+	}
+	v.reloadDue, v.reloaded = false, time.Now()
 	rec, err := v.record(v.id)
 	if err != nil {
 		v.showEmpty()

@@ -69,7 +69,7 @@ func TestRecurringServiceFromCatalog(t *testing.T) {
 		t.Fatalf("option items %+v, want the monitoring plan added as recurring", o.Items)
 	}
 	month := perMonth(mon.SellPrice, cur)
-	if got, want := v.cui().rows[o.Items[2].ID].total.Text, app.FormatMoney(mon.SellPrice, cur)+"/mo"; got != want {
+	if got, want := v.rowFor(o.Items[2].ID).total.Text, app.FormatMoney(mon.SellPrice, cur)+"/mo"; got != want {
 		t.Errorf("the plan's row total %q, want %q", got, want)
 	}
 	wantOption := "Option total $140.00 · recurring services " + month

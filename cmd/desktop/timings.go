@@ -56,6 +56,7 @@ func logWorkspace(d *ui.Desktop, start time.Time, stopProfile func()) {
 		fmt.Fprintf(os.Stderr, "desktop: present to client median %.1f ms, worst %.1f ms (%d proposals of up to %d items)\n",
 			ms(presents[len(presents)/2]), ms(presents[len(presents)-1]), len(presents), most)
 	}
+	logBigProposal(d, probe)
 	writeHeapProfile()
 	fmt.Fprintf(os.Stderr, "desktop: timings done, RSS %s\n", rss())
 }
