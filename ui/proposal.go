@@ -261,6 +261,14 @@ func (v *proposalView) edit(m app.Mutation) error {
 	} else {
 		v.p = p
 	}
+	// The edit's IDs as the store read them: what the caller looks up
+	// next (the line it added, to put the cursor in) is under the real
+	// ID when a sync replaced a temporary one before the screen took it.
+	for _, id := range app.RefIDs(m) {
+		if to := v.now(id); to != id {
+			app.RemapID(m, id, to)
+		}
+	}
 	v.showSaved()
 	v.refreshSummary()
 	v.d.list.refresh()
