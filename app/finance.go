@@ -51,6 +51,30 @@ func ItemAmounts(items []Item) []Money {
 	return amounts
 }
 
+// InCombined reports, for each of an option's items, whether a parent's
+// combined price already counts it (a component of a priced package):
+// what the client pays for it is in that parent's figure, so a screen
+// or a document says "included" where its own amount would stand. The
+// walk is ItemAmounts': a bundle gathers lines of its own kind.
+func InCombined(items []Item) []bool {
+	out := make([]bool, len(items))
+	for i := range items {
+		parent := items[i].ParentID
+		for depth := 0; parent != 0 && depth < len(items); depth++ {
+			j := itemIndex(items, parent)
+			if j < 0 {
+				break
+			}
+			if items[j].IsCombinedPrice && items[j].IsRecurringService == items[i].IsRecurringService {
+				out[i] = true
+				break
+			}
+			parent = items[j].ParentID
+		}
+	}
+	return out
+}
+
 func itemIndex(items []Item, id int64) int {
 	for i := range items {
 		if items[i].ID == id {

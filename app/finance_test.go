@@ -478,6 +478,50 @@ func TestItemAmounts(t *testing.T) {
 	}
 }
 
+func TestInCombined(t *testing.T) {
+	tests := []struct {
+		name  string
+		items []Item
+		want  []bool
+	}{
+		{name: "no items", items: nil, want: []bool{}},
+		{name: "flat lines", items: []Item{part(1, "10.00", "2"), labor(2, "5.00", "1")}, want: []bool{false, false}},
+		{
+			name: "under a bundle at any depth",
+			items: []Item{part(1, "50.00", "1", combined), part(2, "0", "2", under(1)),
+				labor(3, "0", "1.5", under(2)), part(5, "7.00", "1")},
+			want: []bool{false, true, true, false},
+		},
+		{
+			// A package priced by item: the parent is not combined.
+			name:  "under a parent that is not combined",
+			items: []Item{part(1, "0", "1"), part(2, "20.00", "1", under(1))},
+			want:  []bool{false, false},
+		},
+		{
+			// A monitoring plan in a priced kit keeps its monthly price.
+			name:  "recurring child of a one-time bundle",
+			items: []Item{part(1, "100.00", "1", combined), part(2, "30.00", "1", under(1), recurring)},
+			want:  []bool{false, false},
+		},
+		{name: "children before their parent", items: []Item{part(2, "0", "1", under(1)), part(1, "50.00", "1", combined)}, want: []bool{true, false}},
+		{name: "parent not in the option", items: []Item{part(1, "5.00", "1", under(99))}, want: []bool{false}},
+		{
+			// Bad data: a cycle ends the walk.
+			name:  "cycle",
+			items: []Item{part(1, "1.00", "1", under(2)), part(2, "1.00", "1", under(1))},
+			want:  []bool{false, false},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := InCombined(tc.items); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestOptionTotals(t *testing.T) {
 	tests := []struct {
 		name                 string

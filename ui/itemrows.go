@@ -104,12 +104,12 @@ func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, 
 	// from the same values, is kept as it was (its fields, their focus
 	// and caret); the others are built when they come near the view.
 	kind := []int{0}
-	amounts := app.ItemAmounts(o.Items)
+	totals := lineTotals(o.Items, v.p.Currency)
 	ro := locked(app.OpChangeItem)
 	type later struct {
 		it    app.Item
 		depth int
-		amt   app.Money
+		total string
 	}
 	todo, at := map[int]later{}, map[int64]int{}
 	for i, r := range outline {
@@ -122,13 +122,13 @@ func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, 
 			delete(c.keep, it.ID) // one row, one place
 			c.rows[it.ID] = kept
 			v.fields = append(v.fields, kept.fields...)
-			if err := kept.refill(&it, amounts[r.Index], v.p.Currency); err != nil {
+			if err := kept.refill(&it, totals[r.Index]); err != nil {
 				hint.setError(err) // the refused text is still there to fix
 			}
 			rows, kind = append(rows, kept.obj), append(kind, 1)
 			continue
 		}
-		todo[len(rows)], at[it.ID] = later{it, r.Depth, amounts[r.Index]}, len(rows)
+		todo[len(rows)], at[it.ID] = later{it, r.Depth, totals[r.Index]}, len(rows)
 		rows, kind = append(rows, nil), append(kind, 1)
 	}
 	if pending != nil && pending.at >= len(outline) {
@@ -136,13 +136,13 @@ func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, 
 	}
 	box := newLazyCullBox(rows, kind, func(i int) fyne.CanvasObject {
 		l := todo[i]
-		it, amt := l.it, l.amt
+		it, total := l.it, l.total
 		// What the view holds now (a sync may have landed while the
 		// user typed elsewhere), if the item is still in this option.
 		if now, place, ok := v.p.Item(v.now(it.ID)); ok && place.Option.ID == v.now(o.ID) {
-			it, amt = *now, app.ItemAmounts(place.Option.Items)[place.Index]
+			it, total = *now, lineTotals(place.Option.Items, v.p.Currency)[place.Index]
 		}
-		return v.itemRow(&it, l.depth, amt, ro, costs, weights, hint, rowKey(o.ID, &it, l.depth, ro, costs))
+		return v.itemRow(&it, l.depth, total, ro, costs, weights, hint, rowKey(o.ID, &it, l.depth, ro, costs))
 	})
 	for id, i := range at {
 		c.lazy[id] = lazyRow{box: box, at: i}
@@ -204,7 +204,7 @@ func itemTexts(it *app.Item) []string {
 // which refill returns. (A screen built anew had no refusal left but
 // those of typing still there; a field typed back to its saved value
 // has none.)
-func (r *itemRow) refill(it *app.Item, amount app.Money, cur app.Currency) error {
+func (r *itemRow) refill(it *app.Item, total string) error {
 	var refused error
 	for col, text := range itemTexts(it)[:len(r.fields)] {
 		f := r.fields[col]
@@ -221,8 +221,8 @@ func (r *itemRow) refill(it *app.Item, amount app.Money, cur app.Currency) error
 		f.CursorRow, f.CursorColumn = 0, min(col, len([]rune(text)))
 		f.Refresh()
 	}
-	if t := lineTotalText(it, amount, cur); r.total.Text != t {
-		r.total.SetText(t)
+	if r.total.Text != total {
+		r.total.SetText(total)
 	}
 	return refused
 }
@@ -233,7 +233,7 @@ func rowActionsWidth() float32 {
 
 // itemRow is one item: a tag (nesting, kind, brand and model), its
 // fields, its total and its buttons.
-func (v *proposalView) itemRow(it *app.Item, depth int, amount app.Money, ro, costs bool, weights []float32, hint *hintLine, key string) fyne.CanvasObject {
+func (v *proposalView) itemRow(it *app.Item, depth int, total string, ro, costs bool, weights []float32, hint *hintLine, key string) fyne.CanvasObject {
 	c := v.cui()
 	c.built++
 	row := &itemRow{id: v.now(it.ID), key: key}
@@ -266,7 +266,7 @@ func (v *proposalView) itemRow(it *app.Item, depth int, amount app.Money, ro, co
 		nameCell = container.NewBorder(nil, nil, tag, nil, row.fields[colName])
 	}
 	v.showNameOnFocus(row, hint)
-	row.total = widget.NewLabelWithStyle(lineTotalText(it, amount, v.p.Currency), fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
+	row.total = widget.NewLabelWithStyle(total, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
 	cells := container.New(&columns{weights: weights}, nameCell)
 	for _, f := range row.fields[1:] {
 		cells.Add(f)
@@ -385,9 +385,9 @@ func (v *proposalView) showTotals(p *app.Proposal) {
 			if l := c.optTotal[o.ID]; l != nil {
 				showOptionTotal(l, o, p.Currency)
 			}
-			for i, a := range app.ItemAmounts(o.Items) {
+			for i, text := range lineTotals(o.Items, p.Currency) {
 				if r := c.rows[o.Items[i].ID]; r != nil {
-					if text := lineTotalText(&o.Items[i], a, p.Currency); r.total.Text != text {
+					if r.total.Text != text {
 						r.total.SetText(text) // only what changed: a refresh is not free
 					}
 				}

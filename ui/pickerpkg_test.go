@@ -73,12 +73,12 @@ func checkPackageLine(t *testing.T, v *proposalView, pkg int64, n int) app.Item 
 	for _, it := range firstOptionItems(v) {
 		if line.ID != 0 && it.ParentID == line.ID {
 			nested++
-			if v.cui().rows[it.ID] == nil {
+			if v.rowFor(it.ID) == nil {
 				t.Errorf("nested %q has no row on screen", it.Name)
 			}
 		}
 	}
-	if line.ID == 0 || nested != n || v.cui().rows[line.ID] == nil {
+	if line.ID == 0 || nested != n || v.rowFor(line.ID) == nil {
 		t.Fatalf("option items %+v: want package %d with %d nested", firstOptionItems(v), pkg, n)
 	}
 	return line
@@ -141,6 +141,20 @@ func TestPickerAddsPackage(t *testing.T) {
 	total := app.FormatMoney(app.MustMoney("1999"), v.p.Currency)
 	if got := v.cui().optTotal[v.p.Areas[0].Options[0].ID].Text; !strings.Contains(got, total) {
 		t.Errorf("option total %q, want %s", got, total)
+	}
+	// The package line shows its price; its one-time items say they are
+	// included (not "$0.00"), the care plan its monthly price.
+	for _, it := range firstOptionItems(v) {
+		want := "included"
+		switch {
+		case it.ID == line.ID:
+			want = total
+		case it.IsRecurringService:
+			want = "/mo"
+		}
+		if got := v.rowFor(it.ID).total.Text; !strings.Contains(got, want) {
+			t.Errorf("%s shows %q, want %q", it.Name, got, want)
+		}
 	}
 
 	// One Ctrl+Z removes the package and its items, as one edit.

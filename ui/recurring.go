@@ -18,13 +18,25 @@ const recurringMenuLabel = "Recurring service (monthly)"
 // perMonth is a monthly amount in words: "$29.00/month".
 func perMonth(m app.Money, cur app.Currency) string { return app.FormatMoney(m, cur) + "/month" }
 
-// lineTotalText is a row's total: a recurring line's is per month, "/mo"
-// to fit the column beside the others' one-time totals.
-func lineTotalText(it *app.Item, amount app.Money, cur app.Currency) string {
-	if it.IsRecurringService {
-		return app.FormatMoney(amount, cur) + "/mo"
+// lineTotals are an option's rows' totals as shown: a recurring line's
+// per month, "/mo" to fit the column beside the one-time totals; a line
+// with no amount of its own that a parent's combined price counts (a
+// priced package's component) "included", as the client PDF says,
+// rather than a "$0.00" that reads as free.
+func lineTotals(items []app.Item, cur app.Currency) []string {
+	amounts, incl := app.ItemAmounts(items), app.InCombined(items)
+	out := make([]string, len(items))
+	for i := range items {
+		switch {
+		case incl[i] && amounts[i] == 0:
+			out[i] = "included"
+		case items[i].IsRecurringService:
+			out[i] = app.FormatMoney(amounts[i], cur) + "/mo"
+		default:
+			out[i] = app.FormatMoney(amounts[i], cur)
+		}
 	}
-	return app.FormatMoney(amount, cur)
+	return out
 }
 
 // taxLabel is the summary's sales-tax line: the status's words and,
