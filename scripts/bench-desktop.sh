@@ -10,7 +10,9 @@
 # sending its N edits can take minutes on a loaded machine: PD_BENCH_TIMEOUT
 # (seconds, default 600) bounds each start.
 # At the end a minimal Fyne window with a 10,000-row widget.List runs in
-# the same display driver, as the yardstick of the resident memory.
+# the same display driver, as the yardstick of the resident memory, and a
+# bare window with one widget.Entry (alone, then beside such a list) times
+# keystrokes to the painted frame: the floor under the app's keystroke.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-10000}"
@@ -56,3 +58,7 @@ run first
 for i in $(seq 1 "${REPS:-3}"); do run "warm-$i"; done
 go build -o bin/minimal-list scripts/minimal-list/main.go
 LANG=en_US.UTF-8 xvfb-run -a -s "-screen 0 1280x800x24" timeout 60 ./bin/minimal-list 2>&1 | grep "minimal-list:" | sed 's/^/  /'
+go build -o bin/minimal-entry scripts/minimal-entry/main.go
+for mode in "" -list; do
+  LANG=en_US.UTF-8 xvfb-run -a -s "-screen 0 1280x800x24" timeout 60 ./bin/minimal-entry $mode 2>&1 | grep "minimal-entry:" | sed 's/^/  /'
+done

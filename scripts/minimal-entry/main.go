@@ -1,0 +1,149 @@
+//go:build ignore
+
+// A bare Fyne window (1280×800) with one widget.Entry, alone or beside a
+// 10,000-row widget.List (-list): the floor under the desktop's
+// keystroke timing in the same display driver (docs/performance.md).
+// It types -n keystrokes into the entry the way the desktop's
+// PD_BENCH_ITEMS timings do (a digit, then a backspace, called on the
+// UI goroutine) and prints the median and worst time from the keystroke
+// to the painted frame that shows it, and the process's CPU (all
+// threads, Mesa's included) per keystroke, then quits.
+//
+//	go build -o bin/minimal-entry scripts/minimal-entry/main.go
+//	xvfb-run -a -s "-screen 0 1280x800x24" ./bin/minimal-entry [-list] [-n 40]
+//
+// The frame probe is a copy of cmd/desktop/frameprobe.go's (a measuring
+// tool, kept standalone so this file builds on its own).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"image"
+	"os"
+	"slices"
+	"syscall"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+)
+
+func main() {
+	withList := flag.Bool("list", false, "put a 10,000-row list beside the entry")
+	n := flag.Int("n", 40, "keystrokes to time")
+	flag.Parse()
+
+	a := app.New()
+	w := a.NewWindow("one entry")
+	entry := widget.NewEntry()
+	entry.SetText("1")
+	var content fyne.CanvasObject = container.NewVBox(entry)
+	what := "entry alone"
+	if *withList {
+		list := widget.NewList(func() int { return 10_000 },
+			func() fyne.CanvasObject { return widget.NewLabel("Proposal #00000 · Customer name · $00,000.00") },
+			func(i widget.ListItemID, o fyne.CanvasObject) {
+				o.(*widget.Label).SetText(fmt.Sprintf("Proposal #%05d · Customer %d · $%d.00", 1000+i, i%977, 100+i*7%9000))
+			})
+		content = container.NewHSplit(list, content)
+		what = "entry beside a 10,000-row list"
+	}
+	w.SetContent(content)
+	w.Resize(fyne.NewSize(1280, 800))
+	p := newFrameProbe(w)
+	go func() {
+		// The first frame, then a few more, so the timing starts on a
+		// settled window (fonts cached, list rows built).
+		<-p.painted
+		for range 5 {
+			fyne.DoAndWait(func() { p.px.Refresh() })
+			<-p.painted
+		}
+		fyne.DoAndWait(func() {
+			w.Canvas().Focus(entry)
+			entry.CursorColumn = len([]rune(entry.Text))
+		})
+		cpu := cpuTime()
+		ds := p.timeEach(*n, func(i int) {
+			if i%2 == 0 {
+				entry.TypedRune('2')
+			} else {
+				entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyBackspace})
+			}
+		})
+		perKey := ms(cpuTime()-cpu) / float64(*n)
+		fmt.Fprintf(os.Stderr, "minimal-entry: %s: keystroke to frame median %.1f ms, worst %.1f ms (%d times; CPU %.1f ms each)\n",
+			what, ms(ds[len(ds)/2]), ms(ds[len(ds)-1]), *n, perKey)
+		fyne.Do(a.Quit)
+	}()
+	w.ShowAndRun()
+}
+
+// frameProbe tells when the window has painted a frame: a transparent
+// pixel in its top-left corner whose image is made again (its generator
+// called) when the frame after a Refresh of it is painted.
+type frameProbe struct {
+	px      *canvas.Raster
+	painted chan struct{}
+}
+
+// newFrameProbe puts the probe over w's content (before the window is
+// shown, or on the UI goroutine).
+func newFrameProbe(w fyne.Window) *frameProbe {
+	p := &frameProbe{painted: make(chan struct{}, 1)}
+	blank := image.NewNRGBA(image.Rect(0, 0, 1, 1))
+	p.px = canvas.NewRaster(func(int, int) image.Image {
+		select {
+		case p.painted <- struct{}{}:
+		default:
+		}
+		return blank
+	})
+	p.px.Resize(fyne.NewSize(1, 1))
+	w.SetContent(container.NewStack(w.Content(), container.NewWithoutLayout(p.px)))
+	return p
+}
+
+// timeEach times fn(i) for i < n, each from the call on the UI goroutine
+// until the frame showing its result is painted (and that frame ended:
+// one more trip through the UI goroutine), and returns them sorted.
+func (p *frameProbe) timeEach(n int, fn func(int)) []time.Duration {
+	out := make([]time.Duration, n)
+	for i := range n {
+		p.drain()
+		t := time.Now()
+		fyne.DoAndWait(func() {
+			fn(i)
+			p.px.Refresh()
+		})
+		<-p.painted
+		fyne.DoAndWait(func() {})
+		out[i] = time.Since(t)
+		time.Sleep(20 * time.Millisecond)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// drain forgets a frame painted before the timing starts.
+func (p *frameProbe) drain() {
+	select {
+	case <-p.painted:
+	default:
+	}
+}
+
+// cpuTime is the process's CPU time so far, user and system, all threads.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
