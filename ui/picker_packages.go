@@ -177,7 +177,7 @@ func (d *Desktop) AddPackageForShot(search string) string {
 	if p.lastAdded == 0 || v.ct == nil {
 		return ""
 	}
-	if r := v.ct.rows[p.lastAdded]; r != nil {
+	if r := v.rowFor(p.lastAdded); r != nil { // built if not near the view yet
 		v.cull(r.fields[colName]) // laid out, to have a place
 		if y, ok := v.pageY(r.fields[colName]); ok {
 			v.scroll.ScrollToOffset(fyne.NewPos(0, max(0, y-120)))
