@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"proposaldesk/internal/frameprobe"
 	"proposaldesk/ui"
 )
 
@@ -17,7 +18,7 @@ import (
 // quantity, and structural edits (a line added, nested, un-nested,
 // removed); keystrokes first while its N edits are being sent to the
 // server, the rest once they are.
-func logBigProposal(d *ui.Desktop, probe *frameProbe) {
+func logBigProposal(d *ui.Desktop, probe *frameprobe.Probe) {
 	n, err := strconv.Atoi(os.Getenv("PD_BENCH_ITEMS"))
 	if err != nil || n <= 0 {
 		return
@@ -33,7 +34,7 @@ func logBigProposal(d *ui.Desktop, probe *frameProbe) {
 	start = time.Now()
 	report := func(what string, k int, fn func(int)) {
 		cpu := cpuTime()
-		ds := probe.timeEach(k, fn)
+		ds := probe.TimeEach(k, fn)
 		fmt.Fprintf(os.Stderr, "desktop: %d-item proposal: %s median %.1f ms, worst %.1f ms (%d times; CPU %.1f ms each)\n",
 			n, what, ms(ds[len(ds)/2]), ms(ds[len(ds)-1]), k, ms(cpuTime()-cpu)/float64(k))
 	}

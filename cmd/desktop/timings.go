@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"proposaldesk/internal/frameprobe"
 	"proposaldesk/internal/procstat"
 	"proposaldesk/ui"
 )
@@ -42,14 +43,14 @@ func logWorkspace(d *ui.Desktop, start time.Time, stopProfile func()) {
 		time.Since(start).Milliseconds(), snap.Rows, rss())
 
 	words := []string{"t", "th", "tho", "thor", "thorn", "thor", "tho", "th", "t", "", "r", "re", "res", "resi", "res", "re", "r", ""}
-	var probe *frameProbe
-	fyne.DoAndWait(func() { probe = newFrameProbe(d.Window()) })
+	var probe *frameprobe.Probe
+	fyne.DoAndWait(func() { probe = frameprobe.New(d.Window()) })
 	cpu := cpuTime()
-	keys := probe.timeEach(len(words), func(i int) { d.Search(words[i]) })
+	keys := probe.TimeEach(len(words), func(i int) { d.Search(words[i]) })
 	fmt.Fprintf(os.Stderr, "desktop: search keystroke median %.1f ms, worst %.1f ms (%d keystrokes; CPU %.1f ms each)\n",
 		ms(keys[len(keys)/2]), ms(keys[len(keys)-1]), len(keys), ms(cpuTime()-cpu)/float64(len(keys)))
 	cpu = cpuTime()
-	opens := probe.timeEach(15, func(i int) { d.OpenRow(i * 7) })
+	opens := probe.TimeEach(15, func(i int) { d.OpenRow(i * 7) })
 	fmt.Fprintf(os.Stderr, "desktop: open proposal median %.1f ms, worst %.1f ms (%d proposals; CPU %.1f ms each)\n",
 		ms(opens[len(opens)/2]), ms(opens[len(opens)-1]), len(opens), ms(cpuTime()-cpu)/float64(len(opens)))
 	if presents, most := timePresent(d, 8); len(presents) > 0 {
@@ -120,3 +121,8 @@ func goMemory() string {
 	mb := func(i int) uint64 { return s[i].Value.Uint64() >> 20 }
 	return fmt.Sprintf("%d MB mapped, heap objects %d MB", mb(0)-mb(1)-mb(2), mb(3))
 }
+
+// cpuTime is the CPU time the process has used, all its threads (the
+// renderer's included): on a machine shared with other work it varies
+// much less than the wall time.
+func cpuTime() time.Duration { return time.Duration(procstat.CPU()) }

@@ -12,24 +12,22 @@
 //	go build -o bin/minimal-entry scripts/minimal-entry/main.go
 //	xvfb-run -a -s "-screen 0 1280x800x24" ./bin/minimal-entry [-list] [-n 40]
 //
-// The frame probe is a copy of cmd/desktop/frameprobe.go's (a measuring
-// tool, kept standalone so this file builds on its own).
+// It times with the desktop's own frame probe (internal/frameprobe).
 package main
 
 import (
 	"flag"
 	"fmt"
-	"image"
 	"os"
-	"slices"
-	"syscall"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	"proposaldesk/internal/frameprobe"
+	"proposaldesk/internal/procstat"
 )
 
 func main() {
@@ -54,21 +52,18 @@ func main() {
 	}
 	w.SetContent(content)
 	w.Resize(fyne.NewSize(1280, 800))
-	p := newFrameProbe(w)
+	p := frameprobe.New(w)
 	go func() {
 		// The first frame, then a few more, so the timing starts on a
 		// settled window (fonts cached, list rows built).
-		<-p.painted
-		for range 5 {
-			fyne.DoAndWait(func() { p.px.Refresh() })
-			<-p.painted
-		}
+		p.Painted()
+		p.TimeEach(5, func(int) {})
 		fyne.DoAndWait(func() {
 			w.Canvas().Focus(entry)
 			entry.CursorColumn = len([]rune(entry.Text))
 		})
 		cpu := cpuTime()
-		ds := p.timeEach(*n, func(i int) {
+		ds := p.TimeEach(*n, func(i int) {
 			if i%2 == 0 {
 				entry.TypedRune('2')
 			} else {
@@ -83,67 +78,7 @@ func main() {
 	w.ShowAndRun()
 }
 
-// frameProbe tells when the window has painted a frame: a transparent
-// pixel in its top-left corner whose image is made again (its generator
-// called) when the frame after a Refresh of it is painted.
-type frameProbe struct {
-	px      *canvas.Raster
-	painted chan struct{}
-}
-
-// newFrameProbe puts the probe over w's content (before the window is
-// shown, or on the UI goroutine).
-func newFrameProbe(w fyne.Window) *frameProbe {
-	p := &frameProbe{painted: make(chan struct{}, 1)}
-	blank := image.NewNRGBA(image.Rect(0, 0, 1, 1))
-	p.px = canvas.NewRaster(func(int, int) image.Image {
-		select {
-		case p.painted <- struct{}{}:
-		default:
-		}
-		return blank
-	})
-	p.px.Resize(fyne.NewSize(1, 1))
-	w.SetContent(container.NewStack(w.Content(), container.NewWithoutLayout(p.px)))
-	return p
-}
-
-// timeEach times fn(i) for i < n, each from the call on the UI goroutine
-// until the frame showing its result is painted (and that frame ended:
-// one more trip through the UI goroutine), and returns them sorted.
-func (p *frameProbe) timeEach(n int, fn func(int)) []time.Duration {
-	out := make([]time.Duration, n)
-	for i := range n {
-		p.drain()
-		t := time.Now()
-		fyne.DoAndWait(func() {
-			fn(i)
-			p.px.Refresh()
-		})
-		<-p.painted
-		fyne.DoAndWait(func() {})
-		out[i] = time.Since(t)
-		time.Sleep(20 * time.Millisecond)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// drain forgets a frame painted before the timing starts.
-func (p *frameProbe) drain() {
-	select {
-	case <-p.painted:
-	default:
-	}
-}
-
 // cpuTime is the process's CPU time so far, user and system, all threads.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
-}
+func cpuTime() time.Duration { return time.Duration(procstat.CPU()) }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
