@@ -228,6 +228,11 @@ func (m *AcceptInPerson) apply(p *Proposal, env *Env) error {
 		return Errorf(KindProposalChanged,
 			"The proposal changed after the client signed: review the changes and ask the client again.")
 	}
+	// What the client saw had nothing to accept (a changed proposal is
+	// ProposalChanged, above).
+	if err := CheckOffersOption(p); err != nil {
+		return err
+	}
 	for _, c := range m.Options {
 		if err := CheckChoice(p, c.AreaID, c.OptionID); err != nil {
 			return err
@@ -235,4 +240,16 @@ func (m *AcceptInPerson) apply(p *Proposal, env *Env) error {
 	}
 	ClientAccepted(p, ClientSnapshot(p), m.Choices(), env.Now)
 	return nil
+}
+
+// CheckOffersOption refuses an acceptance of a proposal with no option
+// in any area: there is nothing for the client to accept. The laptop's
+// present mode asks it before showing the client's screen.
+func CheckOffersOption(p *Proposal) error {
+	for _, a := range p.Areas {
+		if len(a.Options) > 0 {
+			return nil
+		}
+	}
+	return Errorf(KindValidationFailed, "The proposal has no options yet, so there is nothing for the client to accept.")
 }

@@ -35,6 +35,17 @@ func TestAcceptInPersonCases(t *testing.T) {
 			change: func(p *app.Proposal) { p.Areas[0].Options[0].Items[0].SellPrice = app.MustMoney("120.00") }, want: app.KindProposalChanged},
 		{name: "hash mismatch: another hash", status: app.StatusSubmitted, actor: fixtureSales,
 			edit: func(m *app.AcceptInPerson) { m.SnapshotHash = strings.Repeat("0", 64) }, want: app.KindProposalChanged},
+		{name: "no option in any area: nothing to accept", status: app.StatusSubmitted, actor: fixtureSales,
+			change: noOptions,
+			edit: func(m *app.AcceptInPerson) {
+				// The client saw the proposal without options.
+				p := fixtureProposal(app.StatusSubmitted)
+				noOptions(p)
+				m.SnapshotHash, _ = app.ClientViewHash(p)
+				m.Options = nil
+			}, want: app.KindValidationFailed},
+		{name: "options removed after the client signed", status: app.StatusSubmitted, actor: fixtureSales,
+			change: noOptions, want: app.KindProposalChanged},
 		{name: "locked: completed", status: app.StatusCompleted, actor: fixtureSales, want: app.KindProposalLocked},
 		{name: "already accepted", status: app.StatusAccepted, actor: fixtureSales, want: app.KindProposalLocked},
 		{name: "already declined", status: app.StatusDeclined, actor: fixtureSales, want: app.KindProposalLocked},
@@ -120,5 +131,29 @@ func TestAcceptInPersonCases(t *testing.T) {
 				t.Errorf("a second acceptance: %v, want ProposalLocked", err)
 			}
 		})
+	}
+}
+
+func TestCheckOffersOption(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		areas []app.Area
+		ok    bool
+	}{
+		{"no areas", nil, false},
+		{"areas without options", []app.Area{{ID: 1}, {ID: 2}}, false},
+		{"one area with an option", []app.Area{{ID: 1}, {ID: 2, Options: []app.Option{{ID: 3}}}}, true},
+	} {
+		p := &app.Proposal{}
+		p.Areas = c.areas
+		if err := app.CheckOffersOption(p); (err == nil) != c.ok {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
+
+func noOptions(p *app.Proposal) {
+	for i := range p.Areas {
+		p.Areas[i].Options = nil
 	}
 }

@@ -101,6 +101,13 @@ func TestSecondAcceptanceKeepsTheFirst(t *testing.T) {
 	seed(t, s)
 	f := newFakeServer()
 	p := pulled(t, s, f, "Kitchen table")
+	p, err := f.apply(&app.CreateArea{ID: p.ID, Name: "Den"}, t0, sales) // something to accept
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutServerCopy(ctx, p); err != nil {
+		t.Fatal(err)
+	}
 	accept := func(signer string) uint64 {
 		t.Helper()
 		local, err := s.Proposal(p.ID)
@@ -184,6 +191,9 @@ func TestAcceptanceOfProposalMadeOffline(t *testing.T) {
 	}
 	if !app.IsTemporaryID(p.ID) {
 		t.Fatalf("made offline with ID %d", p.ID)
+	}
+	if p, err = s.Edit(ctx, p.ID, &app.CreateArea{ID: p.ID, Name: "Den"}, envAt(1, sales)); err != nil { // something to accept
+		t.Fatal(err)
 	}
 	hash, err := app.ClientViewHash(p)
 	if err != nil {

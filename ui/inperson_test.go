@@ -116,6 +116,9 @@ func TestInPersonTwoRefusalsEachShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := h.srv.Update(id, &app.CreateArea{ID: id, Name: "Den"}); err != nil { // something to accept
+		t.Fatal(err)
+	}
 	h.sync()
 	for i, signer := range []string{"Ann Lee", "Bob Lee"} {
 		acceptHereAs(t, d, id, signer)

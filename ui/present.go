@@ -52,19 +52,10 @@ func presentRefusal(u app.User, readOnly bool, p *app.Proposal) string {
 		return "The server locked this proposal while you had unsent edits, so the client cannot accept it here. Sync and review the refused edits first."
 	case app.OpAcceptInPerson.LockedIn(p.Status):
 		return fmt.Sprintf("This proposal is %s: the decision is taken, so there is nothing for the client to accept. Move it back to Draft if the offer should change.", p.Status.Label())
-	case !hasOption(p):
+	case app.CheckOffersOption(p) != nil:
 		return "This proposal has no options yet, so there is nothing for the client to accept. Add an area with an option and items first."
 	}
 	return ""
-}
-
-func hasOption(p *app.Proposal) bool {
-	for _, a := range p.Areas {
-		if len(a.Options) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // presentMode is the client's screen while it is shown.
