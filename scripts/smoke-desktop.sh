@@ -52,7 +52,7 @@ shoot() {
   local report="$work/report-$name.json" shot="$work/$name.png"
   rm -rf "$work/desktop-$name"
   FYNE_THEME=$theme PD_SMOKE_REPORT="$report" PD_SMOKE_OPEN=1 PD_SMOKE_EXPORT=$export PD_SMOKE_CONTACT=$contact LANG=en_US.UTF-8 \
-    xvfb-run -a -s "-screen 0 ${PD_SMOKE_SIZE:-1280x800}x24" bash -c '
+    timeout -k 10 300 xvfb-run -a -s "-screen 0 ${PD_SMOKE_SIZE:-1280x800}x24" bash -c '
       timeout 90 ./bin/desktop --data "$1" --connect "$2" --demo-user "$6" >"$3" 2>&1 &
       pid=$!
       timeout 30 xdotool search --sync --name "Proposal Desk" >/dev/null || { echo "smoke-desktop: no window"; exit 1; }
@@ -116,9 +116,27 @@ shoot() {
         sleep 0.5
       fi
       import -window root "$5"
-      kill $pid 2>/dev/null; wait $pid 2>/dev/null || true
+      # SIGTERM (a laptop shutting down) closes the window: the app
+      # saves, stops syncing and exits. Time it; a process still there
+      # after 15 s is a failure (a store left locked).
+      t0=$(date +%s%N)
+      kill $pid 2>/dev/null
+      for _ in $(seq 1 150); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+      if kill -0 $pid 2>/dev/null; then
+        echo hung >"$4.quit"
+        pkill -9 -P $pid 2>/dev/null; kill -9 $pid 2>/dev/null
+      else
+        echo $(( ($(date +%s%N) - t0) / 1000000 )) >"$4.quit"
+      fi
+      wait $pid 2>/dev/null || true
     ' _ "$work/desktop-$name" "$work/server/demo.json" "$work/desktop-$name.log" "$report" "$shot" "$role" "$contact" "$new"
   [ -f "$report" ] || { echo "smoke-desktop: the app wrote no report"; cat "$work/desktop-$name.log"; exit 1; }
+  local quit
+  quit=$(cat "$report.quit" 2>/dev/null || echo "not measured (the shot did not finish in 300 s)")
+  if ! [[ "$quit" =~ ^[0-9]+$ ]] || grep -q "still running 10s" "$work/desktop-$name.log"; then
+    echo "smoke-desktop: $name: the app did not exit on SIGTERM: $quit"; cat "$work/desktop-$name.log"; exit 1
+  fi
+  echo "smoke-desktop: $name: exited $quit ms after SIGTERM"
   echo "smoke-desktop: $name: $(tr -d '\n' <"$report")"
   grep -q '"signedIn": true' "$report" || { echo "smoke-desktop: not signed in"; exit 1; }
   grep -q '"synced": true' "$report" || { echo "smoke-desktop: no completed sync"; exit 1; }

@@ -89,10 +89,15 @@ func main() {
 	markMigratedToFyneDo(a)
 	a.SetIcon(opts.Icon)
 	d := ui.New(a, opts)
-	if os.Getenv("PD_STARTUP_LOG") != "" {
-		a.Lifecycle().SetOnStarted(func() {
+	takeSignals := orderlyQuit(a, d)
+	startupLog := os.Getenv("PD_STARTUP_LOG") != ""
+	a.Lifecycle().SetOnStarted(func() {
+		takeSignals()
+		if startupLog {
 			fmt.Fprintf(os.Stderr, "desktop: window shown %d ms after start\n", time.Since(start).Milliseconds())
-		})
+		}
+	})
+	if startupLog {
 		go logWorkspace(d, start, startProfile())
 	}
 	if os.Getenv("PD_SMOKE_ITEMS") != "" {
