@@ -35,7 +35,7 @@ const (
 	// signalGrace is how long closing may take after SIGTERM or SIGINT
 	// (a sync in flight stops at its next request) before the process
 	// exits anyway, writing every goroutine's stack to stderr so the
-	// hang can be found. A second signal exits at once.
+	// hang can be found.
 	signalGrace = 10 * time.Second
 )
 
@@ -58,11 +58,8 @@ func orderlyQuit(a fyne.App, d *ui.Desktop) (onStarted func()) {
 		go func() {
 			first := <-sig
 			fyne.Do(a.Quit) // closes the window: saves, stops syncing, closes the store
-			go func() {
-				<-sig
-				fmt.Fprintln(os.Stderr, "desktop: second signal; exiting")
-				os.Exit(1)
-			}()
+			// Later signals change nothing: `timeout` and process-group
+			// kills send the same one twice at once.
 			exitAfter(signalGrace, first.String(), 1)
 		}()
 	}

@@ -1,7 +1,9 @@
 package procstat
 
 import (
+	"os"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -37,5 +39,27 @@ func TestCPU(t *testing.T) {
 	}
 	if after := CPU(); after <= before || before <= 0 {
 		t.Fatalf("CPU time %d, then %d after a busy loop (%d)", before, after, x)
+	}
+}
+
+func TestThreadCPU(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("read on Linux")
+	}
+	name, err := os.ReadFile("/proc/self/comm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := strings.TrimSpace(string(name))
+	before := ThreadCPU(self)
+	x := 0
+	for i := range 50_000_000 {
+		x += i % 7
+	}
+	if after := ThreadCPU(self); after <= before || before <= 0 {
+		t.Fatalf("threads named %q: CPU time %d, then %d after a busy loop (%d)", self, before, after, x)
+	}
+	if n := ThreadCPU("no-such-thread-name"); n != 0 {
+		t.Fatalf("no thread has that name, yet %d ns", n)
 	}
 }
