@@ -116,6 +116,9 @@ shoot() {
         sleep 0.5
       fi
       import -window root "$5"
+      # The report as the screenshot was taken: the app rewrites it every
+      # half second, and once closing (below) it has no session to report.
+      cp "$4" "$4.shot"
       # SIGTERM (a laptop shutting down) closes the window: the app
       # saves, stops syncing and exits. Time it; a process still there
       # after 15 s is a failure (a store left locked).
@@ -130,6 +133,7 @@ shoot() {
       fi
       wait $pid 2>/dev/null || true
     ' _ "$work/desktop-$name" "$work/server/demo.json" "$work/desktop-$name.log" "$report" "$shot" "$role" "$contact" "$new"
+  [ -f "$report.shot" ] && mv "$report.shot" "$report"
   [ -f "$report" ] || { echo "smoke-desktop: the app wrote no report"; cat "$work/desktop-$name.log"; exit 1; }
   local quit
   quit=$(cat "$report.quit" 2>/dev/null || echo "not measured (the shot did not finish in 300 s)")

@@ -100,8 +100,12 @@ run() {
   # The report comes when the sync is done; give the frame a moment.
   sleep 2
   import -window root "$shot"
+  # The report as the screenshot was taken: a closing app has no session
+  # left to report.
+  cp "$report" "$report.shot"
   kill "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null || true
+  mv "$report.shot" "$report"
   echo "smoke-windows: $name: $(tr -d '\n' <"$report")"
   grep -q '"signedIn": true' "$report" || fail "$name: not signed in"
   grep -q '"synced": true' "$report" || fail "$name: no completed sync"
