@@ -343,3 +343,46 @@ func BenchmarkFollowIDs500(b *testing.B) {
 	}
 	stop()
 }
+
+// minSizeWalk asks every object a frame would draw for its min size,
+// children before parents, as Fyne's driver does before each frame it
+// paints (Canvas.EnsureMinSize): with containers measuring their
+// children again, a deep page pays its depth over and over.
+func minSizeWalk(o fyne.CanvasObject) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			minSizeWalk(c)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(x).Objects() {
+			minSizeWalk(c)
+		}
+	}
+	o.MinSize()
+}
+
+// BenchmarkMinSizes500: the min-size pass of a frame of the 500-item
+// proposal scrolled to its items, nothing changed (a caret blinking, a
+// keystroke that keeps the sizes), with the culling boxes' cache of
+// their own min size and without it.
+func BenchmarkMinSizes500(b *testing.B) {
+	for _, cached := range []bool{true, false} {
+		name := map[bool]string{true: "cached", false: "uncached"}[cached]
+		b.Run(name, func(b *testing.B) {
+			d := start500(b)
+			d.ShowItems()
+			d.Window().Canvas().Capture()
+			noMinCache = !cached
+			defer func() { noMinCache = false }()
+			stop := cpuClock(b)
+			for b.Loop() {
+				minSizeWalk(d.Window().Content())
+			}
+			stop()
+		})
+	}
+}

@@ -55,7 +55,16 @@ type cullBox struct {
 	mark *canvas.Rectangle
 	// lazy makes child i when objs[i] is nil (not built yet).
 	lazy func(i int) fyne.CanvasObject
+
+	// min is the box's min size while minOK (see MinSize), for the
+	// children shown as in minShown.
+	min      fyne.Size
+	minOK    bool
+	minShown []bool
 }
+
+// noMinCache turns the min size cache off (the benchmark's comparison).
+var noMinCache bool
 
 // newCullBox is a culling VBox of objs (kind may be nil) handing over
 // the part between top and bottom until the page's pass says otherwise.
@@ -84,6 +93,7 @@ func (b *cullBox) CreateRenderer() fyne.WidgetRenderer { return &cullRenderer{b:
 // child is child i, built if it was not yet.
 func (b *cullBox) child(i int) fyne.CanvasObject {
 	if b.objs[i] == nil {
+		b.minOK = false
 		o := b.lazy(i)
 		b.objs[i] = o
 		o.Move(fyne.NewPos(0, b.ys[i]))
@@ -120,7 +130,42 @@ func (b *cullBox) sameKind(i int) bool {
 	return false
 }
 
+// minSize is the box's min size. Before each frame Fyne asks every
+// object drawn for its min size, parents after their children, and a
+// container measures its children again each time: a row 12 levels deep
+// in the page was measured some 10 times a frame, half of the app's part
+// of a keystroke's frame with a 500-item proposal (BenchmarkMinSizes500).
+// So the box keeps its min size until it is laid out or refreshed (Fyne
+// lays out the parent of a child whose min size changed, which is how a
+// box learns that one of its drawn children grew) or a child is shown
+// or hidden.
 func (b *cullBox) minSize() fyne.Size {
+	if b.minOK && !noMinCache && b.sameShown() {
+		return b.min
+	}
+	b.min, b.minOK = b.measure(), true
+	b.minShown = b.minShown[:0]
+	for i := range b.objs {
+		b.minShown = append(b.minShown, b.shownIf(i))
+	}
+	return b.min
+}
+
+// sameShown reports whether the children shown are those measured.
+func (b *cullBox) sameShown() bool {
+	if len(b.minShown) != len(b.objs) {
+		return false
+	}
+	for i, was := range b.minShown {
+		if b.shownIf(i) != was {
+			return false
+		}
+	}
+	return true
+}
+
+// measure adds up the children's sizes.
+func (b *cullBox) measure() fyne.Size {
 	var w, h float32
 	n := 0
 	for i := range b.objs {
@@ -138,6 +183,7 @@ func (b *cullBox) minSize() fyne.Size {
 
 // layout places every child and sizes those handed over.
 func (b *cullBox) layout(size fyne.Size) {
+	b.minOK = false
 	pad, y := theme.Padding(), float32(0)
 	for i, o := range b.objs {
 		if !b.shownIf(i) {
@@ -189,6 +235,7 @@ func (b *cullBox) choose() bool {
 	}
 	if changed || b.shown == nil {
 		b.shown = shown
+		b.minOK = false // the children handed over are measured afresh
 	}
 	return changed
 }
