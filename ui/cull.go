@@ -26,8 +26,12 @@ import (
 // A child once built stays built until the box is dropped.
 
 // cullMargin is how far beyond the visible part children are still
-// handed over, as a share of the scroll's height.
-const cullMargin = 0.15
+// handed over, as a share of the scroll's height. A scroll tells the
+// boxes at once (OnScrolled, before the frame), so a child coming into
+// view is handed over in time without a margin; each child drawn beyond
+// the view costs every frame its paint, clipped away (a keystroke's frame
+// painted 40% more rows with 0.15).
+const cullMargin = 0.03
 
 // cullBox is a VBox that culls its children outside its view.
 type cullBox struct {

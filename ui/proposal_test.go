@@ -77,7 +77,9 @@ func TestNewProposalOpensOnline(t *testing.T) {
 func TestWheelScrollsThePage(t *testing.T) {
 	h := newHarness(t)
 	d := h.signIn(app.RoleSales)
-	d.win.Resize(fyne.NewSize(1200, 420))
+	// Short, yet with the description in view (only what is in view is
+	// drawn, and the wheel reaches only what is drawn).
+	d.win.Resize(fyne.NewSize(1200, 560))
 	v := h.newOwnProposal("Wheel")
 	desc := v.fields[1]
 	c := d.win.Canvas()

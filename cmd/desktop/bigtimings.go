@@ -66,6 +66,11 @@ func logBigProposal(d *ui.Desktop, probe *frameprobe.Probe) {
 	report("open", 9, func(int) { d.OpenProposal(id) })
 	report("keystroke", 20, d.BenchKeystroke)
 	report("structural edit", 12, d.BenchEdit)
+	// The same with the proposal list hidden (Ctrl+B): what the list
+	// beside the proposal adds to each frame.
+	fyne.DoAndWait(d.ToggleList)
+	report("keystroke, list hidden", 20, func(i int) { d.BenchKeystroke(i + 2) }) // not 0: no scroll
+	fyne.DoAndWait(d.ToggleList)
 }
 
 // profilePhase writes a CPU profile of one timed phase to
