@@ -190,12 +190,26 @@ func (f *field) CreateRenderer() fyne.WidgetRenderer {
 	return withWheelCatcher(f.Entry.CreateRenderer(), f.page)
 }
 
-// FocusGained tells the page.
+// FocusGained tells the page. A single-line field Tab moved to selects
+// its text, as a browser's form or a spreadsheet does, so that typing
+// replaces the value: with the caret at the start, "4" typed into a
+// quantity of 1 made 41. A click still puts the caret where it clicks
+// (Fyne's MouseDown drops the selection), and a focus the app gives (a
+// new line's name, a row moved) keeps its own caret.
 func (f *field) FocusGained() {
 	f.Entry.FocusGained()
+	if !f.MultiLine && f.d.tabbed() {
+		f.Entry.TypedShortcut(&fyne.ShortcutSelectAll{})
+	}
 	if f.onFocus != nil {
 		f.onFocus()
 	}
+}
+
+// KeyDown notes a Tab, which Fyne turns into a focus move after this.
+func (f *field) KeyDown(ev *fyne.KeyEvent) {
+	f.d.noteTab(ev)
+	f.Entry.KeyDown(ev)
 }
 
 // FocusLost saves at once.
@@ -260,6 +274,12 @@ func newPlainEntry(d *Desktop) *plainEntry {
 	return e
 }
 
+// KeyDown notes a Tab (see field.FocusGained).
+func (e *plainEntry) KeyDown(ev *fyne.KeyEvent) {
+	e.d.noteTab(ev)
+	e.Entry.KeyDown(ev)
+}
+
 func (e *plainEntry) TypedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape {
 		e.d.escape()
@@ -273,4 +293,26 @@ func (e *plainEntry) TypedShortcut(s fyne.Shortcut) {
 		return
 	}
 	e.Entry.TypedShortcut(s)
+}
+
+// tabMoveWindow is how soon after a Tab key went down a field that gains
+// the focus counts it as moved there by the Tab: Fyne moves the focus
+// within the same key event, and a Tab that reached no field must not
+// make a later focus select.
+const tabMoveWindow = 250 * time.Millisecond
+
+// noteTab remembers a Tab (with or without Shift) going down in a field.
+func (d *Desktop) noteTab(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyTab {
+		d.tabAt = time.Now()
+	}
+}
+
+// tabbed reports, once, whether a Tab just moved the focus.
+func (d *Desktop) tabbed() bool {
+	if d.tabAt.IsZero() || time.Since(d.tabAt) > tabMoveWindow {
+		return false
+	}
+	d.tabAt = time.Time{}
+	return true
 }

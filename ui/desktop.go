@@ -64,6 +64,8 @@ type Desktop struct {
 	win  fyne.Window
 	opts Options
 	keys *syncer.Keyring
+	// tabAt is when a Tab last went down in a field (autosave.go).
+	tabAt time.Time
 
 	sess   *session
 	list   *listPanel
