@@ -502,7 +502,7 @@ func (z *fuzz) endTyping() (*field, bool) {
 		return f, true
 	case 2:
 		z.logf("  Tab")
-		z.canvas().FocusNext()
+		tab(z.canvas()) // as the window does: the key goes down, the focus moves
 		z.drain()
 		return f, true
 	case 3:
