@@ -18,6 +18,23 @@ func (v *proposalView) showNameOnFocus(row *itemRow, hint *hintLine) {
 			hint.hover(focusedNameTip(col, f.Text, f.PlaceHolder))
 		}
 	}
+	// A rename saved with the cursor still in the name shows the new
+	// name; a refused one shows the refusal, which the name would hide.
+	f := row.fields[colName]
+	saved := f.onError
+	f.onError = func(err error) {
+		if saved != nil {
+			saved(err)
+		}
+		if f.d.win.Canvas().Focused() != f {
+			return
+		}
+		tip := ""
+		if err == nil {
+			tip = focusedNameTip(colName, f.Text, f.PlaceHolder)
+		}
+		hint.hover(tip)
+	}
 }
 
 // focusedNameTip is what the hint line says while column col of an item
