@@ -29,6 +29,7 @@ import (
 type contentUI struct {
 	rows     map[int64]*itemRow      // by item ID: the rows built
 	optTotal map[int64]*widget.Label // by option ID
+	cols     map[int64]*columns      // by option ID: its rows' layout
 	hints    map[int64]*hintLine     // by option ID
 	// lastMenu is the last item menu shown.
 	lastMenu *fyne.Menu
@@ -149,6 +150,7 @@ func (v *proposalView) areas(locked func(app.Operation) bool) []fyne.CanvasObjec
 	c := v.cui()
 	c.keep, c.rows, c.lazy = c.rows, map[int64]*itemRow{}, map[int64]lazyRow{}
 	c.prevHints, c.optTotal, c.hints = c.hints, map[int64]*widget.Label{}, map[int64]*hintLine{}
+	c.cols = map[int64]*columns{}
 	v.showPending()
 	// Ctrl+Z undoes a removal when no field has the keys.
 	v.d.win.Canvas().AddShortcut(&fyne.ShortcutUndo{}, func(fyne.Shortcut) { v.undoRemoval() })

@@ -100,6 +100,10 @@ func (v *proposalView) take(rec *localstore.Record) {
 			delete(c.optTotal, from)
 			c.optTotal[to] = l
 		}
+		if l := c.cols[from]; l != nil {
+			delete(c.cols, from)
+			c.cols[to] = l
+		}
 		if h := c.hints[from]; h != nil {
 			delete(c.hints, from)
 			c.hints[to] = h

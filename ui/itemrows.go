@@ -46,6 +46,7 @@ type itemRow struct {
 	id     int64
 	fields []*field // by column; no cost for roles that do not see costs
 	total  *widget.Label
+	cells  *fyne.Container // the row's columns, laid out by its option's
 	more   *tipButton
 	remove *tipButton
 	// obj is the row as laid out, and key what it was built from
@@ -90,7 +91,14 @@ func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, 
 	// the row's buttons.
 	spacer := canvas.NewRectangle(color.Transparent)
 	spacer.SetMinSize(fyne.NewSize(rowActionsWidth(), 1))
-	heads := container.New(&columns{weights: weights})
+	// One layout for the header and every row of the option, so that
+	// they line up: the total column as wide as the widest total needs.
+	totals := lineTotals(o.Items, v.p.Currency)
+	cols := &columns{weights: weights, mins: make([]float32, len(weights))}
+	cols.mins[len(weights)-1] = moneyWidth(totals)
+	c.cols[o.ID] = cols
+	heads := container.New(cols)
+	cols.head = heads
 	for i, t := range head {
 		align := fyne.TextAlignTrailing
 		if i == 0 {
@@ -104,7 +112,6 @@ func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, 
 	// from the same values, is kept as it was (its fields, their focus
 	// and caret); the others are built when they come near the view.
 	kind := []int{0}
-	totals := lineTotals(o.Items, v.p.Currency)
 	ro := locked(app.OpChangeItem)
 	type later struct {
 		it    app.Item
@@ -121,6 +128,7 @@ func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, 
 		if kept := c.keep[it.ID]; kept != nil && kept.key == key {
 			delete(c.keep, it.ID) // one row, one place
 			c.rows[it.ID] = kept
+			kept.cells.Layout = cols
 			v.fields = append(v.fields, kept.fields...)
 			if err := kept.refill(&it, totals[r.Index]); err != nil {
 				hint.setError(err) // the refused text is still there to fix
@@ -142,7 +150,7 @@ func (v *proposalView) itemRows(o *app.Option, locked func(app.Operation) bool, 
 		if now, place, ok := v.p.Item(v.now(it.ID)); ok && place.Option.ID == v.now(o.ID) {
 			it, total = *now, lineTotals(place.Option.Items, v.p.Currency)[place.Index]
 		}
-		return v.itemRow(&it, l.depth, total, ro, costs, weights, hint, rowKey(o.ID, &it, l.depth, ro, costs))
+		return v.itemRow(&it, l.depth, total, ro, costs, cols, hint, rowKey(o.ID, &it, l.depth, ro, costs))
 	})
 	for id, i := range at {
 		c.lazy[id] = lazyRow{box: box, at: i}
@@ -233,7 +241,7 @@ func rowActionsWidth() float32 {
 
 // itemRow is one item: a tag (nesting, kind, brand and model), its
 // fields, its total and its buttons.
-func (v *proposalView) itemRow(it *app.Item, depth int, total string, ro, costs bool, weights []float32, hint *hintLine, key string) fyne.CanvasObject {
+func (v *proposalView) itemRow(it *app.Item, depth int, total string, ro, costs bool, cols *columns, hint *hintLine, key string) fyne.CanvasObject {
 	c := v.cui()
 	c.built++
 	row := &itemRow{id: v.now(it.ID), key: key}
@@ -267,7 +275,8 @@ func (v *proposalView) itemRow(it *app.Item, depth int, total string, ro, costs 
 	}
 	v.showNameOnFocus(row, hint)
 	row.total = widget.NewLabelWithStyle(total, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
-	cells := container.New(&columns{weights: weights}, nameCell)
+	cells := container.New(cols, nameCell)
+	row.cells = cells
 	for _, f := range row.fields[1:] {
 		cells.Add(f)
 	}
@@ -385,10 +394,23 @@ func (v *proposalView) showTotals(p *app.Proposal) {
 			if l := c.optTotal[o.ID]; l != nil {
 				showOptionTotal(l, o, p.Currency)
 			}
-			for i, text := range lineTotals(o.Items, p.Currency) {
+			totals := lineTotals(o.Items, p.Currency)
+			// A total grown past its column (a quantity typed) widens
+			// the column for the whole option.
+			grown := false
+			if cols := c.cols[o.ID]; cols != nil {
+				grown = cols.growMin(len(cols.weights)-1, moneyWidth(totals))
+				if grown && cols.head != nil {
+					cols.head.Refresh()
+				}
+			}
+			for i, text := range totals {
 				if r := c.rows[o.Items[i].ID]; r != nil {
 					if r.total.Text != text {
 						r.total.SetText(text) // only what changed: a refresh is not free
+					}
+					if grown {
+						r.cells.Refresh()
 					}
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"proposaldesk/app"
@@ -93,17 +94,71 @@ func itemDepths(items []app.ItemView) []int {
 }
 
 // columns lays objects out side by side with widths in proportion to
-// weights.
-type columns struct{ weights []float32 }
+// weights, each at least its min width (mins, optional), the first
+// giving up what the others need (columnWidths).
+type columns struct {
+	weights []float32
+	mins    []float32
+	// head is the header row laid out by these columns, if any, to lay
+	// out again when a min width grows.
+	head *fyne.Container
+}
 
 func (c *columns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	ws := columnWidths(size.Width, c.weights, c.mins)
 	x := float32(0)
 	for i, o := range objs {
-		w := size.Width * c.weights[i%len(c.weights)]
+		w := ws[i%len(ws)]
 		o.Move(fyne.NewPos(x, 0))
 		o.Resize(fyne.NewSize(w, size.Height))
 		x += w
 	}
+}
+
+// columnWidths shares width by weights, then widens each column after
+// the first to its min width (a line total must never be cut or run
+// into the next field), taking the room from the first column (the
+// item's name, which scrolls in its field), down to the first's own min.
+func columnWidths(width float32, weights, mins []float32) []float32 {
+	ws := make([]float32, len(weights))
+	for i, wt := range weights {
+		ws[i] = width * wt
+	}
+	if len(ws) == 0 {
+		return ws
+	}
+	need := float32(0)
+	for i := 1; i < len(ws) && i < len(mins); i++ {
+		if ws[i] < mins[i] {
+			need += mins[i] - ws[i]
+			ws[i] = mins[i]
+		}
+	}
+	first := float32(0)
+	if len(mins) > 0 {
+		first = mins[0]
+	}
+	ws[0] = max(ws[0]-need, min(first, ws[0]))
+	return ws
+}
+
+// growMin raises column i's min width to w; it reports whether it did.
+func (c *columns) growMin(i int, w float32) bool {
+	if i >= len(c.mins) || w <= c.mins[i] {
+		return false
+	}
+	c.mins[i] = w
+	return true
+}
+
+// moneyWidth is the width a line total's label needs for the widest of
+// texts (monospace, as the rows show totals).
+func moneyWidth(texts []string) float32 {
+	w := float32(0)
+	for _, t := range texts {
+		w = max(w, fyne.MeasureText(t, theme.TextSize(), fyne.TextStyle{Monospace: true}).Width)
+	}
+	return w + 2*theme.InnerPadding()
 }
 
 func (c *columns) MinSize(objs []fyne.CanvasObject) fyne.Size {
