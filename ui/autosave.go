@@ -206,6 +206,11 @@ func (f *field) FocusGained() {
 	}
 }
 
+// AcceptsTab is false: Tab leaves a multi-line field too, as it leaves
+// a browser's text area, instead of typing a tab character into a
+// proposal's description or notes (Fyne's multi-line entry keeps it).
+func (f *field) AcceptsTab() bool { return false }
+
 // KeyDown notes a Tab, which Fyne turns into a focus move after this.
 func (f *field) KeyDown(ev *fyne.KeyEvent) {
 	f.d.noteTab(ev)

@@ -70,3 +70,27 @@ func TestTabSelectsTheFieldsText(t *testing.T) {
 		t.Fatalf("a focus long after a Tab selected %q", got)
 	}
 }
+
+// Tab leaves the project description (a multi-line field) for the next
+// field instead of typing a tab into it.
+func TestTabLeavesAMultiLineField(t *testing.T) {
+	h := newHarness(t)
+	h.signIn(app.RoleSales)
+	v := h.newOwnProposal("Tab leaves")
+	var desc *field
+	for _, f := range v.fields {
+		if f.MultiLine {
+			desc = f
+			break
+		}
+	}
+	if desc == nil {
+		t.Fatal("no multi-line field on the proposal")
+	}
+	// The window moves the focus on Tab unless the focused widget takes
+	// Tab as text (fyne.Tabbable).
+	var tb fyne.Tabbable = desc
+	if tb.AcceptsTab() {
+		t.Fatal("the description takes Tab as text")
+	}
+}
