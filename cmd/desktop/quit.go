@@ -22,7 +22,7 @@ import (
 // event that it can drop when the event is queued while the loop is
 // draining: the window is gone but the process stays, holding the
 // store's file lock, so the next start cannot open the store. Under
-// load that happened to one quit in fifteen here (scripts/smoke-desktop.sh
+// load that happened to one quit in seven here (scripts/smoke-desktop.sh
 // reproduced it, and a CI run waited on it for an hour).
 //
 // So the desktop takes the signals itself and closes its window as the
