@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -152,13 +153,17 @@ func (c *columns) growMin(i int, w float32) bool {
 }
 
 // moneyWidth is the width a line total's label needs for the widest of
-// texts (monospace, as the rows show totals).
+// texts. The rows show totals in monospace, so the widest is the one of
+// most characters and only it is measured: this runs on each keystroke
+// in a quantity or price.
 func moneyWidth(texts []string) float32 {
-	w := float32(0)
+	longest, n := "", 0
 	for _, t := range texts {
-		w = max(w, fyne.MeasureText(t, theme.TextSize(), fyne.TextStyle{Monospace: true}).Width)
+		if k := utf8.RuneCountInString(t); k > n {
+			longest, n = t, k
+		}
 	}
-	return w + 2*theme.InnerPadding()
+	return fyne.MeasureText(longest, theme.TextSize(), fyne.TextStyle{Monospace: true}).Width + 2*theme.InnerPadding()
 }
 
 func (c *columns) MinSize(objs []fyne.CanvasObject) fyne.Size {

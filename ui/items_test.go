@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"proposaldesk/app"
 )
@@ -60,5 +61,19 @@ func TestLineTotalKeepsItsRoom(t *testing.T) {
 	head := cols.head.Objects
 	if hx, rx := head[len(head)-1].Position().X, row.total.Position().X; hx != rx {
 		t.Fatalf("the Total heading starts at %.0f, the totals at %.0f", hx, rx)
+	}
+}
+
+// moneyWidth measures only the longest total, which in the rows'
+// monospace font is the widest: it must be the widest measured.
+func TestMoneyWidthIsTheWidest(t *testing.T) {
+	test.NewTempApp(t)
+	texts := []string{"$9.00", "included", "$12,345.00", "—", "$999.99"}
+	widest := float32(0)
+	for _, s := range texts {
+		widest = max(widest, fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{Monospace: true}).Width)
+	}
+	if got, want := moneyWidth(texts), widest+2*theme.InnerPadding(); got != want {
+		t.Fatalf("moneyWidth = %.1f, want the widest total's %.1f", got, want)
 	}
 }
