@@ -54,6 +54,9 @@ type field struct {
 	// tidy, when set, is how a saved text shows once the typing is done
 	// (left, or Enter): a figure as app reads it, "150" as "150.00".
 	tidy func(text string) string
+	// cell draws the field as a table's cell (cellRenderer); hasFocus
+	// is whether it has the focus, for its border.
+	cell, hasFocus bool
 }
 
 // newField is a field showing rows lines (0: a single-line field).
@@ -187,7 +190,7 @@ func (f *field) flush() {
 // CreateRenderer puts a wheel catcher over the entry so that the wheel
 // scrolls the page when the field shows all its text.
 func (f *field) CreateRenderer() fyne.WidgetRenderer {
-	return withWheelCatcher(f.Entry.CreateRenderer(), f.page)
+	return asCell(withWheelCatcher(f.Entry.CreateRenderer(), f.page), f)
 }
 
 // FocusGained tells the page. A single-line field Tab moved to selects
@@ -197,6 +200,7 @@ func (f *field) CreateRenderer() fyne.WidgetRenderer {
 // (Fyne's MouseDown drops the selection), and a focus the app gives (a
 // new line's name, a row moved) keeps its own caret.
 func (f *field) FocusGained() {
+	f.hasFocus = true
 	f.Entry.FocusGained()
 	if !f.MultiLine && f.d.tabbed() {
 		f.Entry.TypedShortcut(&fyne.ShortcutSelectAll{})
@@ -219,6 +223,7 @@ func (f *field) KeyDown(ev *fyne.KeyEvent) {
 
 // FocusLost saves at once.
 func (f *field) FocusLost() {
+	f.hasFocus = false
 	f.Entry.FocusLost()
 	f.flush()
 	f.showTidy()

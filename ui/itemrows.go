@@ -257,6 +257,7 @@ func (v *proposalView) itemRow(it *app.Item, depth int, total string, ro, costs 
 			m := &app.ChangeItem{ID: v.id, ItemID: row.id}
 			return m, setParam(m, param, text)
 		}, func(s fyne.Shortcut) bool { return v.itemKey(row.id, col, s) })
+		f.cell = true
 		row.fields = append(row.fields, f)
 	}
 	// Placeholders set before the fields are drawn (SetPlaceHolder lays
@@ -290,11 +291,13 @@ func (v *proposalView) itemRow(it *app.Item, depth int, total string, ro, costs 
 	row.more.OnTapped = func() { v.showItemMenu(row.id, row.more) }
 	row.remove = newTipButton("✕", nil, "Remove (Ctrl+Delete in its fields; Undo or Ctrl+Z brings it back)", hint,
 		func() { v.removeItem(row.id) })
+	// Drawn as text until hovered, as the cells are (ui/cell.go).
+	row.more.Importance, row.remove.Importance = widget.LowImportance, widget.LowImportance
 	if ro {
 		row.more.Disable()
 		row.remove.Disable()
 	}
-	row.obj = container.NewBorder(nil, nil, nil, container.NewHBox(row.more, row.remove), cells)
+	row.obj = ruled(container.NewBorder(nil, nil, nil, container.NewHBox(row.more, row.remove), cells))
 	return row.obj
 }
 

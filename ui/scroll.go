@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -119,6 +120,7 @@ func (c *wheelCatcher) Scrolled(ev *fyne.ScrollEvent) {
 type catcherRenderer struct {
 	fyne.WidgetRenderer
 	catcher *wheelCatcher
+	objs    []fyne.CanvasObject // Objects' last answer
 }
 
 func withWheelCatcher(r fyne.WidgetRenderer, page func() fyne.Scrollable) *catcherRenderer {
@@ -137,8 +139,13 @@ func (r *catcherRenderer) Layout(size fyne.Size) {
 	r.catcher.Resize(size)
 }
 
+// Objects is the entry's objects and the catcher over them. Fyne asks
+// for them several times a frame, for every field drawn: the list is
+// made again only when the entry's own changed.
 func (r *catcherRenderer) Objects() []fyne.CanvasObject {
 	objs := r.WidgetRenderer.Objects()
-	out := make([]fyne.CanvasObject, 0, len(objs)+1)
-	return append(append(out, objs...), r.catcher)
+	if len(r.objs) != len(objs)+1 || !slices.Equal(r.objs[:len(objs)], objs) {
+		r.objs = append(append(r.objs[:0:0], objs...), r.catcher)
+	}
+	return r.objs
 }

@@ -10,7 +10,13 @@
 // threads, Mesa's included) per keystroke, then quits.
 //
 //	go build -o bin/minimal-entry scripts/minimal-entry/main.go
-//	xvfb-run -a -s "-screen 0 1280x800x24" ./bin/minimal-entry [-list] [-n 40]
+//	xvfb-run -a -s "-screen 0 1280x800x24" ./bin/minimal-entry [-list] [-rows 20 -look cells] [-n 40]
+//
+// With -rows N the entry has N rows of five fields and two buttons under
+// it, like the desktop's item rows, drawn as -look says: "boxed" (Fyne's
+// entries and buttons), "cells" (the same with no box, border or button
+// background, as the desktop draws its item rows) or "labels" (text
+// only): what the rows' rectangles add to a keystroke's frame.
 //
 // It times with the desktop's own frame probe (internal/frameprobe).
 package main
@@ -18,12 +24,14 @@ package main
 import (
 	"flag"
 	"fmt"
+	"image/color"
 	"os"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"proposaldesk/internal/frameprobe"
@@ -33,6 +41,8 @@ import (
 func main() {
 	withList := flag.Bool("list", false, "put a 10,000-row list beside the entry")
 	n := flag.Int("n", 40, "keystrokes to time")
+	rows := flag.Int("rows", 0, "rows of five fields and two buttons under the entry")
+	look := flag.String("look", "boxed", "how the rows are drawn: boxed, cells or labels")
 	flag.Parse()
 
 	a := app.New()
@@ -41,6 +51,10 @@ func main() {
 	entry.SetText("1")
 	var content fyne.CanvasObject = container.NewVBox(entry)
 	what := "entry alone"
+	if *rows > 0 {
+		content = container.NewVScroll(container.NewVBox(entry, grid(*rows, *look)))
+		what = fmt.Sprintf("entry over %d rows drawn %s", *rows, *look)
+	}
 	if *withList {
 		list := widget.NewList(func() int { return 10_000 },
 			func() fyne.CanvasObject { return widget.NewLabel("Proposal #00000 · Customer name · $00,000.00") },
@@ -62,7 +76,7 @@ func main() {
 			w.Canvas().Focus(entry)
 			entry.CursorColumn = len([]rune(entry.Text))
 		})
-		cpu := cpuTime()
+		cpu, mesa := cpuTime(), procstat.ThreadCPU("llvmpipe")
 		ds := p.TimeEach(*n, func(i int) {
 			if i%2 == 0 {
 				entry.TypedRune('2')
@@ -71,11 +85,55 @@ func main() {
 			}
 		})
 		perKey := ms(cpuTime()-cpu) / float64(*n)
-		fmt.Fprintf(os.Stderr, "minimal-entry: %s: keystroke to frame median %.1f ms, worst %.1f ms (%d times; CPU %.1f ms each)\n",
-			what, ms(ds[len(ds)/2]), ms(ds[len(ds)-1]), *n, perKey)
+		mesaKey := ms(time.Duration(procstat.ThreadCPU("llvmpipe")-mesa)) / float64(*n)
+		fmt.Fprintf(os.Stderr, "minimal-entry: %s: keystroke to frame median %.1f ms, worst %.1f ms (%d times; CPU %.1f ms each, %.1f ms of it in Mesa's llvmpipe threads)\n",
+			what, ms(ds[len(ds)/2]), ms(ds[len(ds)-1]), *n, perKey, mesaKey)
 		fyne.Do(a.Quit)
 	}()
 	w.ShowAndRun()
+}
+
+// grid is n rows of five fields and two buttons, drawn as look says.
+func grid(n int, look string) fyne.CanvasObject {
+	box := container.NewVBox()
+	for r := range n {
+		var cells []fyne.CanvasObject
+		for c := range 5 {
+			text := fmt.Sprintf("Item %d, column %d", r+1, c+1)
+			if look == "labels" {
+				cells = append(cells, widget.NewLabel(text))
+				continue
+			}
+			e := widget.NewEntry()
+			e.SetText(text)
+			cells = append(cells, e)
+		}
+		if look != "labels" {
+			for _, t := range []string{"⋯", "✕"} {
+				b := widget.NewButton(t, nil)
+				if look == "cells" {
+					b.Importance = widget.LowImportance
+				}
+				cells = append(cells, b)
+			}
+		}
+		box.Add(container.NewGridWithColumns(len(cells), cells...))
+	}
+	if look == "cells" {
+		// The desktop leaves the box and border out in its renderer;
+		// a theme that paints them transparent draws the same pixels.
+		return container.NewThemeOverride(box, cellTheme{theme.DefaultTheme()})
+	}
+	return box
+}
+
+type cellTheme struct{ fyne.Theme }
+
+func (t cellTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	if n == theme.ColorNameInputBackground || n == theme.ColorNameInputBorder {
+		return color.Transparent // only this value makes Fyne skip a rectangle
+	}
+	return t.Theme.Color(n, v)
 }
 
 // cpuTime is the process's CPU time so far, user and system, all threads.

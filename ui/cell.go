@@ -1,0 +1,88 @@
+package ui
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+)
+
+// An item row's fields are drawn as a table's cells: their text, with
+// no box or border until one has the focus, and a rule under each row.
+// Fyne repaints the whole window for every frame, and an entry's box
+// and border are two rounded rectangles whose every pixel Mesa's
+// software rasterizer (llvmpipe, on laptops without a GPU driver and
+// under Xvfb) shades each frame: a screen of item rows was 100 of them.
+// Measured (docs/performance.md, "Where a keystroke's frame goes"),
+// twenty rows of five entries cost a keystroke's frame 39-44 ms of CPU
+// against 15-17 ms drawn as cells. A spreadsheet or a quoting tool's
+// line grid looks like this too: the header names the columns, the
+// pointer is a text cursor over a cell, and the focused cell shows its
+// ring.
+
+// cellRenderer is a field's renderer drawing it as a cell (field.cell):
+// the entry's box never filled, its border drawn only while focused.
+type cellRenderer struct {
+	*catcherRenderer
+	f           *field
+	box, border *canvas.Rectangle
+}
+
+// asCell makes r draw f as a cell while f.cell is set. Fyne's entry renderer lists its box
+// and then its border first among its objects (TestCellLook fails if a
+// new Fyne changes that); without them r is returned as it is.
+func asCell(r *catcherRenderer, f *field) fyne.WidgetRenderer {
+	objs := r.WidgetRenderer.Objects()
+	if len(objs) < 2 {
+		return r
+	}
+	box, ok1 := objs[0].(*canvas.Rectangle)
+	border, ok2 := objs[1].(*canvas.Rectangle)
+	if !ok1 || !ok2 {
+		return r
+	}
+	c := &cellRenderer{catcherRenderer: r, f: f, box: box, border: border}
+	c.plain()
+	return c
+}
+
+// Refresh lets the entry set its colours from the theme, then takes the
+// box's and the unfocused border's away again.
+func (r *cellRenderer) Refresh() {
+	r.catcherRenderer.Refresh()
+	r.plain()
+}
+
+// plain leaves the box unpainted and the border too unless the field
+// has the focus. Only color.Transparent itself makes Fyne's painter skip
+// a rectangle (it compares the colour, not its alpha).
+func (r *cellRenderer) plain() {
+	if !r.f.cell {
+		return
+	}
+	r.box.FillColor = color.Transparent
+	if !r.f.hasFocus {
+		r.border.StrokeColor = color.Transparent
+	}
+}
+
+// rowRule is a row with a rule under it, the full width: the row's own
+// size, the rule drawn over its bottom edge.
+type rowRule struct{}
+
+func (rowRule) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+func (rowRule) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	objs[0].Move(fyne.Position{})
+	objs[0].Resize(size)
+	h := objs[1].MinSize().Height
+	objs[1].Move(fyne.NewPos(0, size.Height-h))
+	objs[1].Resize(fyne.NewSize(size.Width, h))
+}
+
+// ruled is row with its rule.
+func ruled(row fyne.CanvasObject) *fyne.Container {
+	return container.New(rowRule{}, row, widget.NewSeparator())
+}
