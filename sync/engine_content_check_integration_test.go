@@ -271,11 +271,27 @@ func (c *contentRun) removed(key, tag string, acked func(*cmEdit) bool) bool {
 			return true
 		}
 		if r.tag == "" {
-			if o, ok := r.vals["option"]; ok && c.everOption[tag][o] {
+			if o, ok := r.vals["option"]; ok && c.everIn(c.everOption, tag, o) {
 				return true
 			}
 		}
-		if a, ok := r.vals["area"]; ok && c.everArea[tag][a] {
+		if a, ok := r.vals["area"]; ok && c.everIn(c.everArea, tag, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// everIn reports whether item tag was ever seen in option or area v
+// (where), or was nested under an item seen there: a nested item moves
+// with its parent, and the server may take a move and the removal of
+// where it went in one sync, which no laptop then sees.
+func (c *contentRun) everIn(where map[string]map[string]bool, tag, v string) bool {
+	if where[tag][v] {
+		return true
+	}
+	for parent := range c.everParent[tag] {
+		if where[parent][v] {
 			return true
 		}
 	}
