@@ -37,16 +37,7 @@ type contentModel struct {
 func runContentModel(t *testing.T, seed uint64, steps int) {
 	rng := rand.New(rand.NewPCG(seed, 99))
 	p := fixtureProposal(app.StatusDraft)
-	md := &contentModel{options: map[int64][]modelItem{}, areaOf: map[int64]int64{}, selected: map[int64]int64{}}
-	for _, a := range p.Areas {
-		for _, o := range a.Options {
-			md.order = append(md.order, o.ID)
-			md.areaOf[o.ID] = a.ID
-			for _, it := range o.Items {
-				md.options[o.ID] = append(md.options[o.ID], modelItem{id: it.ID, parent: it.ParentID, qty: it.Quantity, price: it.SellPrice})
-			}
-		}
-	}
+	md := newContentModel(p)
 	env := fixtureEnv(fixtureSales)
 	for step := range steps {
 		m, apply := md.randomEdit(rng, p.ID)
@@ -58,6 +49,21 @@ func runContentModel(t *testing.T, seed uint64, steps int) {
 		p = next
 		md.check(t, seed, step, p)
 	}
+}
+
+// newContentModel is the model of p's items.
+func newContentModel(p *app.Proposal) *contentModel {
+	md := &contentModel{options: map[int64][]modelItem{}, areaOf: map[int64]int64{}, selected: map[int64]int64{}}
+	for _, a := range p.Areas {
+		for _, o := range a.Options {
+			md.order = append(md.order, o.ID)
+			md.areaOf[o.ID] = a.ID
+			for _, it := range o.Items {
+				md.options[o.ID] = append(md.options[o.ID], modelItem{id: it.ID, parent: it.ParentID, qty: it.Quantity, price: it.SellPrice})
+			}
+		}
+	}
+	return md
 }
 
 // randomEdit picks a valid edit and returns the model's own change for

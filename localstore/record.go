@@ -279,7 +279,8 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 		// local view as it is until the next pull brings a copy.
 		return t.putRecord(rec, entries)
 	}
-	view := rec.Server
+	var r replay
+	r.from(rec.Server)
 	skipped, settled := map[uint64]bool{}, map[uint64]bool{}
 	// lost: the parts of a copy not sent yet that its source no longer
 	// has; edits of them are refused in the words Ack uses.
@@ -303,27 +304,32 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 		if err != nil {
 			return err
 		}
-		fromSource := view == nil && m.ProposalID() != 0 && m.ProposalID() != pid
+		fromSource := r.view == nil && m.ProposalID() != 0 && m.ProposalID() != pid
 		if fromSource {
 			// A proposal made from another (a copy): replay it on the
 			// source as it was copied.
 			if src, ok, err := t.record(m.ProposalID()); err != nil {
 				return err
 			} else if ok {
-				if view, err = t.sourceAsOf(src, e.Seq); err != nil {
+				view, err := t.sourceAsOf(src, e.Seq)
+				if err != nil {
 					return err
 				}
+				r.from(view)
 			}
 		}
-		next, aerr := app.Apply(view, m, env)
+		aerr, err := r.apply(m, env)
+		if err != nil {
+			return err
+		}
 		if aerr == nil && fromSource {
 			for _, id := range app.CreatedIDs(m) {
-				if !hasPart(next, id) {
+				if !hasPart(r.view, id) {
 					lost[id] = true
 				}
 			}
 		}
-		if aerr != nil && app.SettledBy(m, e.Effect, view) {
+		if aerr != nil && app.SettledBy(m, e.Effect, r.view) {
 			// The server copy already has what the edit did (another
 			// laptop made the same move): it is done, not refused.
 			if err := t.deleteEntry(e); err != nil {
@@ -345,7 +351,6 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 			}
 			continue
 		}
-		view = next
 		if rec.Server != nil && e.BaseVersion != rec.BaseVersion {
 			e.BaseVersion = rec.BaseVersion
 			if err := t.putEntry(e); err != nil {
@@ -356,7 +361,7 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 	if len(settled) > 0 {
 		entries = slices.DeleteFunc(entries, func(e *Entry) bool { return settled[e.Seq] })
 	}
-	if view == nil {
+	if r.view == nil {
 		if len(entries) == 0 {
 			return t.deleteRecord(pid) // an offline create, discarded
 		}
@@ -364,7 +369,7 @@ func (t *txn) rebuildRecord(pid int64, rec *Record) error {
 		// what failed until they discard it.
 		return t.putRecord(rec, entries)
 	}
-	rec.Local = view
+	rec.Local = r.view
 	rec.Conflicts = liveConflicts(rec.Conflicts, entries)
 	return t.putRecord(rec, entries)
 }

@@ -120,3 +120,51 @@ func BenchmarkPush1000(b *testing.B) {
 	b.ReportMetric(pushTotal.Seconds()/float64(b.N), "s/push")
 	b.ReportMetric(syncTotal.Seconds()/float64(b.N), "s/sync")
 }
+
+// BenchmarkPushItems500 pushes 500 lines added offline to one proposal
+// (a salesperson's day on a big job, sent when back online). Each
+// acknowledgment replays the edits still queued for the proposal on the
+// server's new copy, so this is the case where the replay's cost grows
+// with both the queue and the proposal.
+func BenchmarkPushItems500(b *testing.B) {
+	s := startReal(b)
+	me := s.appUser(b, app.RoleSales)
+	c := s.signedIn(b, s.URL, app.RoleSales)
+	var total time.Duration
+	b.ResetTimer()
+	b.StopTimer()
+	for i := 0; i < b.N; i++ {
+		st := openLocal(b, "")
+		eng := NewEngine(st, c, me)
+		p, err := c.CreateProposal(bg, me.ID, fmt.Sprintf("Big job %d", i), WriteOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := eng.SyncOnce(bg); err != nil {
+			b.Fatal(err)
+		}
+		local, err := eng.Edit(bg, p.ID, &app.CreateArea{ID: p.ID, Name: "Theater"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		opt := local.Areas[0].Options[0].ID
+		for j := range 500 {
+			price, q := app.Money(1000+j*37), app.Quantity(1+j%4)*app.OneUnit
+			if _, err := eng.Edit(bg, p.ID, &app.AddItem{ID: p.ID, OptionID: opt, ItemType: ptrTo(app.ItemPart),
+				Name: strp(fmt.Sprint("Part ", j)), SellPrice: &price, Quantity: &q}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+		t0 := time.Now()
+		if err := eng.push(bg); err != nil {
+			b.Fatal(err)
+		}
+		total += time.Since(t0)
+		b.StopTimer()
+		if cnt, _ := st.Counts(); cnt.Pending+cnt.Failed+cnt.Conflicts != 0 {
+			b.Fatalf("outbox after the push: %+v", cnt)
+		}
+	}
+	b.ReportMetric(total.Seconds()/float64(b.N), "s/push")
+}
