@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -71,6 +72,25 @@ func logBigProposal(d *ui.Desktop, probe *frameprobe.Probe) {
 	fyne.DoAndWait(d.ToggleList)
 	report("keystroke, list hidden", 20, func(i int) { d.BenchKeystroke(i + 2) }) // not 0: no scroll
 	fyne.DoAndWait(d.ToggleList)
+	heapProfile()
+}
+
+// heapProfile writes what the heap holds, after a collection, to
+// PD_BENCH_PROFILE/heap.pprof.
+func heapProfile() {
+	dir := os.Getenv("PD_BENCH_PROFILE")
+	if dir == "" {
+		return
+	}
+	runtime.GC()
+	f, err := os.Create(filepath.Join(dir, "heap.pprof"))
+	if err == nil {
+		err = pprof.WriteHeapProfile(f)
+		f.Close()
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "desktop: heap profile: %v\n", err)
+	}
 }
 
 // profilePhase writes a CPU profile of one timed phase to
