@@ -15,9 +15,9 @@ import (
 // and border are two rounded rectangles whose every pixel Mesa's
 // software rasterizer (llvmpipe, on laptops without a GPU driver and
 // under Xvfb) shades each frame: a screen of item rows was 100 of them.
-// Measured (docs/performance.md, "Where a keystroke's frame goes"),
-// twenty rows of five entries cost a keystroke's frame 39-44 ms of CPU
-// against 15-17 ms drawn as cells. A spreadsheet or a quoting tool's
+// Measured (docs/performance.md, "Item rows drawn as cells"), twenty
+// rows of five entries cost a keystroke's frame 40-43 ms of CPU against
+// 12-13 ms drawn as cells, what labels cost. A spreadsheet or a quoting tool's
 // line grid looks like this too: the header names the columns, the
 // pointer is a text cursor over a cell, and the focused cell shows its
 // ring.

@@ -127,23 +127,41 @@ func BenchmarkFrame500(b *testing.B) {
 // what they hand over (the culled children are not walked, as a frame
 // does not). The app's part of a frame, apart from the painter's.
 func layoutPass(o fyne.CanvasObject) {
+	walkDrawn(o, func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *fyne.Container:
+			if x.Layout != nil {
+				x.Layout.Layout(x.Objects, x.Size())
+			}
+		case fyne.Widget:
+			test.WidgetRenderer(x).Layout(x.Size())
+		}
+	}, nil)
+}
+
+// walkDrawn walks what a frame draws (the visible objects, and what
+// containers and widgets' renderers hand over), calling before on each
+// object before its children and after once they are walked (either
+// may be nil).
+func walkDrawn(o fyne.CanvasObject, before, after func(fyne.CanvasObject)) {
 	if o == nil || !o.Visible() {
 		return
 	}
+	if before != nil {
+		before(o)
+	}
 	switch x := o.(type) {
 	case *fyne.Container:
-		if x.Layout != nil {
-			x.Layout.Layout(x.Objects, x.Size())
-		}
 		for _, c := range x.Objects {
-			layoutPass(c)
+			walkDrawn(c, before, after)
 		}
 	case fyne.Widget:
-		r := test.WidgetRenderer(x)
-		r.Layout(x.Size())
-		for _, c := range r.Objects() {
-			layoutPass(c)
+		for _, c := range test.WidgetRenderer(x).Objects() {
+			walkDrawn(c, before, after)
 		}
+	}
+	if after != nil {
+		after(o)
 	}
 }
 
@@ -349,20 +367,7 @@ func BenchmarkFollowIDs500(b *testing.B) {
 // paints (Canvas.EnsureMinSize): with containers measuring their
 // children again, a deep page pays its depth over and over.
 func minSizeWalk(o fyne.CanvasObject) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	switch x := o.(type) {
-	case *fyne.Container:
-		for _, c := range x.Objects {
-			minSizeWalk(c)
-		}
-	case fyne.Widget:
-		for _, c := range test.WidgetRenderer(x).Objects() {
-			minSizeWalk(c)
-		}
-	}
-	o.MinSize()
+	walkDrawn(o, nil, func(o fyne.CanvasObject) { o.MinSize() })
 }
 
 // BenchmarkMinSizes500: the min-size pass of a frame of the 500-item
