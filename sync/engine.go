@@ -119,6 +119,12 @@ type Engine struct {
 	syncMu  gosync.Mutex
 	dirAt   time.Time // last directory download (under syncMu)
 	request chan struct{}
+	// The sync edits asked for, once the editing pauses (soon.go);
+	// soon and what follows it are under mu.
+	editDelay, editMost time.Duration
+	soon                *time.Timer
+	soonFirst           time.Time
+	soonGen             int
 
 	mu    gosync.Mutex
 	state State
@@ -147,6 +153,8 @@ func NewEngine(st *localstore.Store, c *Client, actor app.User, opts ...EngineOp
 		pullChunk:   DefaultPullChunk,
 		dirEvery:    DefaultDirectoryRefresh,
 		beat:        DefaultHeartbeat,
+		editDelay:   DefaultEditSyncDelay,
+		editMost:    DefaultEditSyncMost,
 		log:         slog.New(slog.DiscardHandler),
 		request:     make(chan struct{}, 1),
 		subs:        map[int]func(State){},
@@ -383,12 +391,13 @@ func (e *Engine) ResolveConflict(ctx context.Context, seq uint64, keepMine bool)
 	return nil
 }
 
-// queued counts one more pending entry and asks for a sync. (A new
-// entry is never blocked: the local rules refuse an edit of something a
-// failed create made, as it is not in the local view.)
+// queued counts one more pending entry and asks for a sync once the
+// editing pauses (requestSoon). (A new entry is never blocked: the local
+// rules refuse an edit of something a failed create made, as it is not
+// in the local view.)
 func (e *Engine) queued() {
 	e.update(func(s *State) { s.Pending++ })
-	e.Request()
+	e.requestSoon()
 }
 
 // changed publishes the new counts and asks for a sync.

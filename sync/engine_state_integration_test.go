@@ -259,3 +259,48 @@ func TestEngineNewStoreKeepsOutbox(t *testing.T) {
 		t.Fatalf("state %+v", st)
 	}
 }
+
+// Edits in a burst are sent by one sync once the editing pauses, and a
+// long run of edits is still sent while it goes on (at most editMost
+// after its first edit).
+func TestEngineEditsWaitForAPause(t *testing.T) {
+	s := startReal(t)
+	p := serverDraft(t, s, "Burst")
+	delay, most := 150*time.Millisecond, 600*time.Millisecond
+	d := s.newDesk(t, s.URL, app.RoleSales, nil, nil, WithSyncInterval(time.Hour), WithEditSyncDelay(delay, most))
+	var rec recorder
+	d.eng.Subscribe(rec.add)
+	ctx, stop := context.WithCancel(bg)
+	done := make(chan struct{})
+	go func() { defer close(done); d.eng.Run(ctx) }()
+	defer func() { stop(); <-done }()
+	waitFor(t, "the first sync", 10*time.Second, func() bool { st := d.eng.State(); return !st.LastSync.IsZero() && !st.Syncing })
+
+	before := rec.syncs()
+	start := time.Now()
+	for i := range 5 {
+		d.edit(t, p.ID, &app.SetDescription{ID: p.ID, Description: fmt.Sprint("burst ", i)})
+	}
+	edited := time.Since(start)
+	if st := d.eng.State(); st.Pending != 5 && edited < delay {
+		t.Fatalf("right after the burst: %+v, want 5 edits waiting", st)
+	}
+	waitFor(t, "the burst sent", 10*time.Second, func() bool { st := d.eng.State(); return st.Pending == 0 && !st.Syncing })
+	if n := rec.syncs() - before; n != 1 && edited < delay {
+		t.Fatalf("a burst of 5 edits took %d syncs, want 1", n)
+	}
+	if g := serverProposal(t, s, p.ID); g.ProjectDescription != "burst 4" {
+		t.Fatalf("server %q", g.ProjectDescription)
+	}
+
+	// Edits every delay/3 for 3×most: sent while they go on.
+	before = rec.syncs()
+	end := time.Now().Add(3 * most)
+	for i := 0; time.Now().Before(end); i++ {
+		d.edit(t, p.ID, &app.SetDescription{ID: p.ID, Description: fmt.Sprint("run ", i)})
+		time.Sleep(delay / 3)
+	}
+	if rec.syncs() == before {
+		t.Fatalf("no sync during %s of edits %s apart", 3*most, delay/3)
+	}
+}
