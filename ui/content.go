@@ -47,12 +47,14 @@ type contentUI struct {
 	prevHints map[int64]*hintLine
 	// built counts the item rows made, for the tests.
 	built int
+	// slots are where each option's rows are, by option ID (update.go).
+	slots map[int64]*itemSlot
 }
 
 // forget drops what the screen kept of the proposal shown before (a
 // proposal opened is built afresh).
 func (c *contentUI) forget() {
-	c.rows, c.keep, c.lazy, c.hints, c.prevHints = nil, nil, nil, nil, nil
+	c.rows, c.keep, c.lazy, c.hints, c.prevHints, c.slots = nil, nil, nil, nil, nil, nil
 }
 
 func (v *proposalView) cui() *contentUI {
@@ -150,7 +152,7 @@ func (v *proposalView) areas(locked func(app.Operation) bool) []fyne.CanvasObjec
 	c := v.cui()
 	c.keep, c.rows, c.lazy = c.rows, map[int64]*itemRow{}, map[int64]lazyRow{}
 	c.prevHints, c.optTotal, c.hints = c.hints, map[int64]*widget.Label{}, map[int64]*hintLine{}
-	c.cols = map[int64]*columns{}
+	c.cols, c.slots = map[int64]*columns{}, map[int64]*itemSlot{}
 	v.showPending()
 	// Ctrl+Z undoes a removal when no field has the keys.
 	v.d.win.Canvas().AddShortcut(&fyne.ShortcutUndo{}, func(fyne.Shortcut) { v.undoRemoval() })
@@ -216,6 +218,9 @@ func (v *proposalView) areaCard(area *app.Area, locked func(app.Operation) bool)
 	}
 	inner = append(inner, container.NewBorder(nil, nil, addOpt, nil, reason))
 	card = newCard(area.Name, "", container.NewVBox(inner...))
+	for _, o := range area.Options {
+		v.cui().slots[o.ID].top = card
+	}
 	return card
 }
 
@@ -298,6 +303,7 @@ func (v *proposalView) optionCard(area *app.Area, oi int, counted bool, locked f
 		v.itemRows(o, locked, hint),
 		v.addButtons(optionID, fmt.Sprintf("%s · Option %d", area.Name, oi+1), locked(app.OpAddItem), hint),
 		hint, total)
+	c.slots[optionID] = &itemSlot{box: box, at: 5, items: o.Items, pending: c.pendingIn(optionID)}
 	return newCard("", "", box)
 }
 

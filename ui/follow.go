@@ -108,6 +108,10 @@ func (v *proposalView) take(rec *localstore.Record) {
 			delete(c.hints, from)
 			c.hints[to] = h
 		}
+		if s := c.slots[from]; s != nil {
+			delete(c.slots, from)
+			c.slots[to] = s
+		}
 		if r := c.pending; r != nil {
 			app.RemapID(r.m, from, to)
 			if r.optionID == from {

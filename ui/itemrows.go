@@ -191,9 +191,11 @@ func (v *proposalView) rowFor(id int64) *itemRow {
 // rowKey is how an item's row is made: a row of the same key shows the
 // item's values in place of the ones it had (refill); another key needs
 // a row built anew (the nesting's or kind's tag, another option's hint
-// line, the columns, read-only).
+// line, the columns, read-only). The item's own ID is not in it: rows
+// are kept by ID, which a sync may have replaced since (the row follows,
+// proposalView.take).
 func rowKey(optionID int64, it *app.Item, depth int, ro, costs bool) string {
-	return fmt.Sprintf("%d|%d|%d|%q|%q|%s|%t|%d|%t|%t|%t", it.ID, optionID, it.ParentID, it.Brand, it.Model,
+	return fmt.Sprintf("%d|%d|%q|%q|%s|%t|%d|%t|%t|%t", optionID, it.ParentID, it.Brand, it.Model,
 		it.ItemType, it.IsRecurringService, depth, ro, costs, it.Cost == nil)
 }
 

@@ -27,7 +27,12 @@ type proposalView struct {
 	rec *localstore.Record
 	p   *app.Proposal
 	sig string // what the screen was built from (see signature)
-	ct  *contentUI
+	// shape is what the page shows besides the items' rows (pageShape),
+	// and page the page's box: a build of the same shape updates the
+	// rows in place (update.go).
+	shape string
+	page  *cullBox
+	ct    *contentUI
 
 	fields []*field
 	name   *field
@@ -87,7 +92,7 @@ func (v *proposalView) showEmpty() {
 	if f, ok := v.d.win.Canvas().Focused().(*field); ok && slices.Contains(v.fields, f) {
 		v.d.win.Canvas().Unfocus()
 	}
-	v.id, v.rec, v.p = 0, nil, nil
+	v.id, v.rec, v.p, v.page, v.shape = 0, nil, nil, nil, ""
 	v.fields, v.name, v.title, v.saved, v.header, v.lines, v.newArea = nil, nil, nil, nil, nil, nil, nil
 	hint := widget.NewLabel("Select a proposal in the list, or press Ctrl+N to start a new one.")
 	hint.Wrapping = fyne.TextWrapWord
@@ -433,15 +438,25 @@ func (v *proposalView) focusName() {
 	}
 }
 
-// build lays the screen out from v.p.
+// build lays the screen out from v.p: anew, or, when only items changed
+// since it was laid out, by laying out again the rows of their options
+// (updateItems).
 func (v *proposalView) build() {
+	v.showPending() // a removal waiting for its undo stays off the view read again
 	s := v.d.sess
 	p := v.p
-	v.fields, v.lines, v.newArea = nil, nil, nil
 	v.sig = signature(v.rec)
 	role := s.user.Role
 	canEdit := role.Can(app.PermEditProposals) && !v.rec.ReadOnly
 	locked := func(op app.Operation) bool { return !canEdit || op.LockedIn(p.Status) }
+	shape := v.pageShape()
+	if shape == v.shape && v.updateItems(locked) {
+		v.showTotals(v.p)
+		v.showSaved()
+		return
+	}
+	v.shape = shape
+	v.fields, v.lines, v.newArea = nil, nil, nil
 
 	var objs []fyne.CanvasObject
 	v.saved = widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{})
@@ -496,6 +511,7 @@ func (v *proposalView) build() {
 	top, bottom := v.viewport()
 	page := newCullBox(objs, nil, top, bottom)
 	page.after = func() { v.cull(nil) }
+	v.page = page
 	v.body.Objects = []fyne.CanvasObject{newBody(container.NewPadded(page))}
 	v.body.Refresh()
 	v.showSaved()
