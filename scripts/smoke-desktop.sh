@@ -93,6 +93,13 @@ shoot() {
           sleep 0.25
         done
         sleep 1
+        # The caret is in the new proposal name: idle, the app must not
+        # keep repainting (a fading caret took 30% of a core).
+        app=$(pgrep -P $pid | head -1)
+        t1=$(awk "{print \$14+\$15}" /proc/$app/stat)
+        sleep 4
+        t2=$(awk "{print \$14+\$15}" /proc/$app/stat)
+        echo $(( (t2 - t1) * 100 / (4 * $(getconf CLK_TCK)) )) >"$4.idle"
       fi
       if [ -n "${PD_SMOKE_REMOTE_NAME:-}" ]; then
         # The app renames the open proposal on the server with its name
@@ -158,6 +165,11 @@ shoot() {
     before=$(sed -n 's/.*"rows": \([0-9]*\).*/\1/p' "$report.before")
     after=$(sed -n 's/.*"rows": \([0-9]*\).*/\1/p' "$report")
     [ "$after" = $((before + 2)) ] || { echo "smoke-desktop: three Ctrl+N made $((after - before)) proposals, want 2"; exit 1; }
+    # CPU while idle with the caret in a field, in % of one core.
+    local idle
+    idle=$(cat "$report.idle" 2>/dev/null || echo "not measured")
+    echo "smoke-desktop: $name: idle with the caret in a field: $idle% of a core"
+    [[ "$idle" =~ ^[0-9]+$ ]] && [ "$idle" -lt 15 ] || { echo "smoke-desktop: the idle app keeps the CPU busy ($idle%)"; exit 1; }
     grep -q '"focus": "name"' "$report" || { echo "smoke-desktop: the new proposal's name has no focus"; exit 1; }
   fi
   if [ -n "${PD_SMOKE_REMOTE_NAME:-}" ]; then

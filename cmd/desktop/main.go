@@ -96,7 +96,7 @@ func main() {
 		log.Fatal(err)
 	}
 
-	a := fyneapp.NewWithID(appID)
+	a := steady(fyneapp.NewWithID(appID))
 	markMigratedToFyneDo(a)
 	a.SetIcon(opts.Icon)
 	d := ui.New(a, opts)
