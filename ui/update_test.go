@@ -71,6 +71,17 @@ func TestItemEditsUpdateThePageInPlace(t *testing.T) {
 		t.Fatalf("after the sync the new line's row is %d (was %d), or was built again", custom.id, tempID)
 	}
 
+	// A colleague changes a line: its row shows it, in the same page.
+	three := app.MustQuantity("3")
+	if _, err := h.srv.Update(id, &app.ChangeItem{ItemID: sub.id, Quantity: &three}); err != nil {
+		t.Fatal(err)
+	}
+	h.sync()
+	samePage("a colleague's change to a line")
+	if rowOfItem(t, v, "Sub") != sub || sub.fields[colQuantity].Text != "3" || sub.total.Text != "$900.00" {
+		t.Fatalf("after a colleague's change Sub's row shows %s × … = %s", sub.fields[colQuantity].Text, sub.total.Text)
+	}
+
 	// A colleague renames the proposal: the page is built anew with it.
 	newName := name + " (renamed)"
 	if _, err := h.srv.Update(id, &app.UpdateProposal{Name: &newName}); err != nil {
