@@ -2,10 +2,12 @@ package ui
 
 import (
 	"image/color"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -24,10 +26,20 @@ import (
 
 // cellRenderer is a field's renderer drawing it as a cell (field.cell):
 // the entry's box never filled, its border drawn only while focused.
+// A text longer than the cell is cut short with "…" while the cell has
+// not the focus, as a spreadsheet does: the entry would draw it scrolled
+// under a thin scroll bar, which read as an underline (the whole name
+// shows in the option's hint line while the cell has the focus).
 type cellRenderer struct {
 	*catcherRenderer
 	f           *field
 	box, border *canvas.Rectangle
+	// scroll is the entry's scrolled text, and cut its text cut short,
+	// drawn in its place while long (Refresh and Layout decide).
+	scroll *container.Scroll
+	cut    *widget.Label
+	long   bool
+	objs   []fyne.CanvasObject // Objects with cut in scroll's place
 }
 
 // asCell makes r draw f as a cell while f.cell is set. Fyne's entry renderer lists its box
@@ -44,8 +56,64 @@ func asCell(r *catcherRenderer, f *field) fyne.WidgetRenderer {
 		return r
 	}
 	c := &cellRenderer{catcherRenderer: r, f: f, box: box, border: border}
+	for _, o := range objs {
+		if s, ok := o.(*container.Scroll); ok {
+			c.scroll = s
+		}
+	}
+	c.cut = widget.NewLabel("")
+	c.cut.Truncation = fyne.TextTruncateEllipsis
 	c.plain()
 	return c
+}
+
+// Layout places the cut text where the entry's text is.
+func (r *cellRenderer) Layout(size fyne.Size) {
+	r.catcherRenderer.Layout(size)
+	r.place()
+}
+
+// Objects are the entry's, with the cut text in place of the scrolled
+// one while the text is long and the cell has not the focus.
+func (r *cellRenderer) Objects() []fyne.CanvasObject {
+	objs := r.catcherRenderer.Objects()
+	if !r.long || r.scroll == nil {
+		return objs
+	}
+	if len(r.objs) != len(objs) || (len(r.objs) > 0 && r.objs[0] != objs[0]) {
+		r.objs = slices.Clone(objs)
+		for i, o := range r.objs {
+			if o == fyne.CanvasObject(r.scroll) {
+				r.objs[i] = r.cut
+			}
+		}
+	}
+	return r.objs
+}
+
+// place decides whether the text is cut short (a cell without the focus
+// whose text is wider than it) and lays the cut text out.
+func (r *cellRenderer) place() {
+	long := false
+	if r.f.cell && !r.f.hasFocus && r.scroll != nil && r.f.Text != "" {
+		w := fyne.MeasureText(r.f.Text, theme.TextSize(), r.f.TextStyle).Width + 2*theme.InnerPadding()
+		long = w > r.scroll.Size().Width
+	}
+	if long {
+		r.cut.Importance = widget.MediumImportance
+		if r.f.Disabled() {
+			r.cut.Importance = widget.LowImportance
+		}
+		if r.cut.Text != r.f.Text {
+			r.cut.Text = r.f.Text
+		}
+		r.cut.Move(r.scroll.Position())
+		r.cut.Resize(r.scroll.Size())
+		r.cut.Refresh()
+	}
+	if long != r.long {
+		r.long, r.objs = long, nil
+	}
 }
 
 // Refresh lets the entry set its colours from the theme, then takes the
@@ -53,6 +121,7 @@ func asCell(r *catcherRenderer, f *field) fyne.WidgetRenderer {
 func (r *cellRenderer) Refresh() {
 	r.catcherRenderer.Refresh()
 	r.plain()
+	r.place()
 }
 
 // plain leaves the box unpainted and the border too unless the field

@@ -6,7 +6,9 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"proposaldesk/app"
 )
@@ -73,5 +75,49 @@ func TestItemFieldsAreCells(t *testing.T) {
 	// Each row has its rule.
 	if c, ok := row.obj.(*fyne.Container); !ok || len(c.Objects) != 2 {
 		t.Fatalf("the row is %T, want its content and its rule", row.obj)
+	}
+}
+
+// A name longer than its cell is cut short with "…" while the cell has
+// not the focus (no scroll bar under it), and is the entry again, to
+// edit, with the focus; a name that fits is the entry's text as drawn.
+func TestLongNameIsCutShortInItsCell(t *testing.T) {
+	h := newHarness(t)
+	d := h.signIn(app.RoleSales)
+	d.win.Resize(fyne.NewSize(1024, 600))
+	long := "Motorized 120-inch acoustically transparent projection screen, black velvet border"
+	v, _ := h.contentFixture(runName("Long name"), [][2]string{{long, "1899"}, {"Amp", "200"}}, nil)
+	cnv := d.win.Canvas()
+	d.ShowItems()
+	cnv.Capture()
+	name, short := rowOfItem(t, v, long).fields[colName], rowOfItem(t, v, "Amp").fields[colName]
+	shown := func(f *field) (cut *widget.Label, scrolled bool) {
+		t.Helper()
+		r := test.WidgetRenderer(f).(*cellRenderer)
+		for _, o := range r.Objects() {
+			switch o := o.(type) {
+			case *widget.Label:
+				cut = o
+			case *container.Scroll:
+				scrolled = true
+			}
+		}
+		return cut, scrolled
+	}
+	if cut, scrolled := shown(name); cut == nil || scrolled || cut.Text != long || cut.Truncation != fyne.TextTruncateEllipsis {
+		t.Fatalf("the long name unfocused: cut %v, scrolled %v; want it cut short, not scrolled", cut, scrolled)
+	}
+	if cut, scrolled := shown(short); cut != nil || !scrolled {
+		t.Fatal("a name that fits is cut short, or not drawn as the entry's")
+	}
+	cnv.Focus(name)
+	cnv.Capture()
+	if cut, scrolled := shown(name); cut != nil || !scrolled {
+		t.Fatal("the long name with the focus is not the entry's, to edit")
+	}
+	cnv.Focus(short)
+	cnv.Capture()
+	if cut, _ := shown(name); cut == nil {
+		t.Fatal("the long name is not cut short again once left")
 	}
 }
