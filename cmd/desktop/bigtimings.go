@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strconv"
 	"strings"
@@ -95,7 +96,8 @@ func heapProfile() {
 
 // profilePhase writes a CPU profile of one timed phase to
 // PD_BENCH_PROFILE/<what>.pprof (spaces as dashes) until stop is called,
-// to find where a keystroke's or an edit's time goes. PD_CPUPROFILE,
+// to find where a keystroke's or an edit's time goes, with an execution
+// trace beside it (<what>.trace). PD_CPUPROFILE,
 // which covers the whole start, must not be set with it.
 func profilePhase(what string) (stop func()) {
 	dir := os.Getenv("PD_BENCH_PROFILE")
@@ -112,5 +114,19 @@ func profilePhase(what string) (stop func()) {
 		f.Close()
 		return func() {}
 	}
-	return func() { pprof.StopCPUProfile(); f.Close() }
+	// And an execution trace, for where the UI goroutine waits
+	// (go tool trace -pprof=sync|sched FILE).
+	tf, err := os.Create(filepath.Join(dir, strings.ReplaceAll(what, " ", "-")+".trace"))
+	if err == nil && trace.Start(tf) != nil {
+		tf.Close()
+		tf = nil
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+		if tf != nil {
+			trace.Stop()
+			tf.Close()
+		}
+	}
 }
