@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -297,13 +298,14 @@ func (v *proposalView) optionCard(area *app.Area, oi int, counted bool, locked f
 	c.optTotal[optionID] = total
 	showOptionTotal(total, o, v.p.Currency)
 
+	rows := v.itemRows(o, locked, hint)
 	box := container.NewVBox(head,
 		heading("Client description", "client-facing", widget.MediumImportance), cd,
 		heading("Installer notes", "internal", widget.WarningImportance), in,
-		v.itemRows(o, locked, hint),
+		rows,
 		v.addButtons(optionID, fmt.Sprintf("%s · Option %d", area.Name, oi+1), locked(app.OpAddItem), hint),
 		hint, total)
-	c.slots[optionID] = &itemSlot{box: box, at: 5, items: o.Items, pending: c.pendingIn(optionID)}
+	c.slots[optionID] = &itemSlot{box: box, at: slices.Index(box.Objects, rows), items: o.Items, pending: c.pendingIn(optionID)}
 	return newCard("", "", box)
 }
 
