@@ -209,6 +209,68 @@ func FieldValues(p *Proposal) map[Field]string {
 	return v
 }
 
+// FieldValuesOf is FieldValues for the fields named only: what an edit
+// writes, for its effect and its settling. Reading every field of a
+// 500-item proposal for the two or three an edit writes allocated about
+// 0.85 MB an edit, a quarter of a structural edit's allocations on the
+// desktop, and as much again for each edit a push settles.
+func FieldValuesOf(p *Proposal, fields []Field) map[Field]string {
+	out := make(map[Field]string, len(fields))
+	for _, f := range fields {
+		if v, ok := fieldValue(p, f); ok {
+			out[f] = v
+		}
+	}
+	return out
+}
+
+// fieldValue reads one field, if p has its part.
+func fieldValue(p *Proposal, f Field) (string, bool) {
+	parts := strings.SplitN(string(f), "/", 3)
+	if len(parts) == 1 {
+		return readField(proposalFields, parts[0], p)
+	}
+	if len(parts) != 3 {
+		return "", false
+	}
+	id, err := strconv.ParseInt(parts[1], 10, 64)
+	if err != nil {
+		return "", false
+	}
+	scope, name := parts[0], parts[2]
+	for i := range p.Areas {
+		a := &p.Areas[i]
+		if scope == scopeAreas && a.ID == id {
+			return readField(areaFields, name, a)
+		}
+		for j := range a.Options {
+			o := &a.Options[j]
+			if scope == scopeOptions && o.ID == id {
+				return readField(optionFields, name, o)
+			}
+			if scope != scopeItems {
+				continue
+			}
+			for k := range o.Items {
+				if o.Items[k].ID == id {
+					return readField(itemFields, name, placedItem{&o.Items[k], o.ID, k})
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// readField reads the field of x declared under name.
+func readField[T any](decls []fieldDecl[T], name string, x T) (string, bool) {
+	for _, d := range decls {
+		if d.name == name {
+			return d.read(x), true
+		}
+	}
+	return "", false
+}
+
 func readPart[T any](v map[Field]string, scope string, id int64, decls []fieldDecl[T], x T) {
 	for _, d := range decls {
 		v[scoped(scope, id, d.name)] = d.read(x)

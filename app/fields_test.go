@@ -129,3 +129,32 @@ func TestFieldNamesStay(t *testing.T) {
 		}
 	}
 }
+
+// FieldValuesOf reads what FieldValues reads, field by field: every
+// field of the fixtures before and after each sample edit, and nothing
+// for a field of a part the proposal has not, or of no declared name.
+func TestFieldValuesOfAgreesWithFieldValues(t *testing.T) {
+	for _, m := range fieldSamples() {
+		before, after := applyForFields(t, m)
+		for _, p := range []*app.Proposal{before, after} {
+			if p == nil { // a proposal created, or deleted
+				continue
+			}
+			all := app.FieldValues(p)
+			fields := make([]app.Field, 0, len(all)+3)
+			for f := range all {
+				fields = append(fields, f)
+			}
+			fields = append(fields, app.ItemField(987654, "quantity"), app.ItemField(801, "nonesuch"), "nonesuch")
+			got := app.FieldValuesOf(p, fields)
+			if len(got) != len(all) {
+				t.Fatalf("%s: FieldValuesOf read %d fields, FieldValues %d", m.Kind(), len(got), len(all))
+			}
+			for f, v := range all {
+				if got[f] != v {
+					t.Fatalf("%s: %s reads %q, FieldValues %q", m.Kind(), f, got[f], v)
+				}
+			}
+		}
+	}
+}

@@ -23,14 +23,7 @@ func Settled(m Mutation, mine, theirs *Proposal) bool {
 // item, then a move that un-nests it: the later view has the item at
 // the top, as a server that refused both would).
 func Effect(m Mutation, after *Proposal) map[Field]string {
-	all := FieldValues(after)
-	out := map[Field]string{}
-	for _, f := range m.Writes() {
-		if v, ok := all[f]; ok {
-			out[f] = v
-		}
-	}
-	return out
+	return FieldValuesOf(after, m.Writes())
 }
 
 // SettledBy reports whether the server's copy (theirs) already has the
@@ -46,7 +39,7 @@ func SettledBy(m Mutation, effect map[Field]string, theirs *Proposal) bool {
 	if theirs == nil || len(CreatedIDs(m)) > 0 {
 		return false
 	}
-	tv := FieldValues(theirs)
+	tv := FieldValuesOf(theirs, m.Writes())
 	compared, present := 0, 0
 	for _, f := range m.Writes() {
 		a, okA := effect[f]
