@@ -205,10 +205,14 @@ func (d *Desktop) openSession(conn syncer.Connection, user app.User, apiKey stri
 	s.eng = syncer.NewEngine(st, client, user, d.opts.EngineOptions...)
 	d.sess = s
 	d.showWorkspace()
+	var latest latestState
 	s.unsub = s.eng.Subscribe(func(state syncer.State) {
+		if !latest.offer(state) {
+			return // the job waiting shows it
+		}
 		d.opts.Do(func() {
-			if d.sess == s {
-				d.syncStateChanged(state)
+			if st, due := latest.take(); d.sess == s {
+				d.syncStateChanged(st, due)
 			}
 		})
 	})
@@ -286,7 +290,7 @@ func (d *Desktop) showWorkspace() {
 	top := container.NewBorder(nil, nil, container.NewHBox(d.panes.toggle, newBtn, exportBox),
 		widget.NewButton("Sign out", d.SignOut), who)
 	d.win.SetContent(container.NewBorder(top, d.status.content, nil, nil, d.panes.box))
-	d.syncStateChanged(s.eng.State())
+	d.syncStateChanged(s.eng.State(), false)
 	d.list.refresh()
 	d.tellKeyring()
 	if set, err := s.st.Settings(); err == nil {
@@ -331,15 +335,15 @@ func (d *Desktop) tellKeyring() {
 	d.showDialog(dialog.NewCustom("Your sign-in will not be remembered", "OK", container.NewGridWrap(fyne.NewSize(480, 200), msg), d.win))
 }
 
-// syncStateChanged shows a new engine state (UI goroutine).
-func (d *Desktop) syncStateChanged(st syncer.State) {
+// syncStateChanged shows a new engine state (UI goroutine); due: a
+// state not shown on the way called for the list to be read again.
+func (d *Desktop) syncStateChanged(st syncer.State, due bool) {
 	if d.status == nil {
 		return
 	}
 	prev := d.status.state
 	d.status.show(st)
-	pulled := prev.Phase == syncer.PhasePull && st.Phase != syncer.PhasePull // the proposals are in: list them
-	if prev.Syncing && !st.Syncing || pulled || prev.Pending != st.Pending || prev.Failed != st.Failed || prev.Conflicts != st.Conflicts {
+	if due || listDue(prev, st) {
 		d.list.refresh()
 		d.detail.reloadIfChanged()
 		if d.present != nil {
