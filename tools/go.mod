@@ -7,6 +7,8 @@ tool (
 	honnef.co/go/tools/cmd/staticcheck
 )
 
+require golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f
+
 require (
 	fyne.io/fyne/v2 v2.6.0 // indirect
 	fyne.io/tools v1.7.0 // indirect
