@@ -1,6 +1,8 @@
 package syncer
 
 import (
+	"context"
+	"fmt"
 	"time"
 )
 
@@ -64,4 +66,23 @@ func (e *Engine) soonDue(gen int) {
 	}
 	e.mu.Unlock()
 	e.Request()
+}
+
+// SendWaiting sends the queued edits at once, and nothing else (no
+// pull), within ctx: as the app closes, an edit still waiting for a
+// pause reaches the server now rather than at the next start. It does
+// nothing when nothing waits, or when the last request found the server
+// unreachable. Stop Run first: this waits for a sync in progress.
+func (e *Engine) SendWaiting(ctx context.Context) error {
+	if st := e.State(); st.Pending == 0 || !st.Online {
+		return nil
+	}
+	e.syncMu.Lock()
+	defer e.syncMu.Unlock()
+	err := e.push(ctx)
+	e.refreshCounts()
+	if err != nil {
+		return fmt.Errorf("sending the queued edits: %w", err)
+	}
+	return nil
 }

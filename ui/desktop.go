@@ -52,6 +52,11 @@ type Options struct {
 	SaveDelay time.Duration
 	// ManualSync: no background sync loop; only "Sync now" syncs (tests).
 	ManualSync bool
+	// SendOnClose bounds a last send of the queued edits when the
+	// session ends (the window closed, a sign-out), when the server was
+	// reachable: an edit still waiting for a pause in the editing goes
+	// now, not at the next start (0: none).
+	SendOnClose time.Duration
 	// Icon is the window icon.
 	Icon fyne.Resource
 	// Version is the app's version, shown in Help > About.
@@ -241,6 +246,11 @@ func (d *Desktop) endSession() {
 	s.unsub()
 	s.cancel()
 	s.wg.Wait()
+	if d.opts.SendOnClose > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), d.opts.SendOnClose)
+		_ = s.eng.SendWaiting(ctx) // what is not sent waits in the outbox
+		cancel()
+	}
 	s.st.Close()
 }
 

@@ -71,7 +71,11 @@ func main() {
 		return
 	}
 
-	opts := ui.Options{DataDir: *dataDir, Icon: fyne.NewStaticResource("icon.png", assets.Icon), Version: proposaldesk.Version}
+	opts := ui.Options{
+		DataDir: *dataDir, Icon: fyne.NewStaticResource("icon.png", assets.Icon), Version: proposaldesk.Version,
+		// An edit made just before the window closes is sent then, within 2 s.
+		SendOnClose: 2 * time.Second,
+	}
 	switch {
 	case *connect != "":
 		c, err := syncer.LoadConnection(*connect)
