@@ -54,7 +54,10 @@ func (r *replay) apply(m app.Mutation, env app.Env) (refused, err error) {
 	return nil, nil
 }
 
-// again makes the view from base and the edits applied since.
+// again makes the view from base and the edits applied since, and makes
+// it the new base: it is kept as it is (the edit refused in place is
+// applied to a copy), so a refusal after it replays only the edits
+// applied after it, not the whole queue again.
 func (r *replay) again() error {
 	view := r.base
 	for i, s := range r.since {
@@ -66,6 +69,6 @@ func (r *replay) again() error {
 		}
 		view = next
 	}
-	r.view, r.owned = view, len(r.since) > 0
+	r.from(view)
 	return nil
 }

@@ -63,6 +63,11 @@ func TestReplayIsApplyEditAfterEdit(t *testing.T) {
 			want = next
 		} else {
 			refusals++
+			// The view as it was is the new base: a later refusal
+			// replays nothing before it again.
+			if r.view != r.base || len(r.since) != 0 {
+				t.Fatalf("edit %d (%s) refused: %d edits still to replay on a refusal", i, m.Kind(), len(r.since))
+			}
 		}
 		w, _ := want.AppendJSON(nil)
 		g, _ := r.view.AppendJSON(nil)
