@@ -282,6 +282,10 @@ func TestEngineEditsWaitForAPause(t *testing.T) {
 		d.edit(t, p.ID, &app.SetDescription{ID: p.ID, Description: fmt.Sprint("burst ", i)})
 	}
 	edited := time.Since(start)
+	if edited >= delay {
+		// A machine this slow cannot tell a burst from edits apart.
+		t.Logf("the burst took %s, past the %s wait: its checks are not made", edited, delay)
+	}
 	if st := d.eng.State(); st.Pending != 5 && edited < delay {
 		t.Fatalf("right after the burst: %+v, want 5 edits waiting", st)
 	}

@@ -11,7 +11,7 @@ import (
 // sent, one or more for every acknowledgment. Each was handed to the UI
 // goroutine as a job of its own (the status bar, the list read again),
 // and the jobs piled up faster than they ran: a keystroke waited behind
-// them for up to 2.8 s while 500 edits were sent, though the UI
+// them for up to 2.1–3.3 s while 500 edits were sent, though the UI
 // goroutine never ran or waited more than 43 ms at a time (an execution
 // trace of the phase). Now at most one job waits, and it shows the
 // latest state when it runs: the steps in between are not shown, and

@@ -74,9 +74,8 @@ func TestLatestStateKeepsOneJob(t *testing.T) {
 	if st, due := l.take(); st != idle || !due {
 		t.Fatalf("took %+v, due %v: want the idle state, due", st, due)
 	}
-	if l.offer(idle); true {
-		if _, due := l.take(); due {
-			t.Fatal("the same state again is due")
-		}
+	l.offer(idle)
+	if _, due := l.take(); due {
+		t.Fatal("the same state again is due")
 	}
 }
