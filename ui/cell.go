@@ -2,7 +2,6 @@ package ui
 
 import (
 	"image/color"
-	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -39,7 +38,14 @@ type cellRenderer struct {
 	scroll *container.Scroll
 	cut    *widget.Label
 	long   bool
-	objs   []fyne.CanvasObject // Objects with cut in scroll's place
+	// text is the cell's text drawn alone while the cell has not the
+	// focus (alone) and the text fits: Fyne walks every object drawn
+	// two or three times a frame, and an entry is nine of them (its
+	// box, border, scroller, content, text, caret, catcher…), so a
+	// screen of item rows was half the window's objects.
+	text  *canvas.Text
+	alone bool
+	objs  []fyne.CanvasObject // Objects while alone: the text or the cut text
 }
 
 // asCell makes r draw f as a cell while f.cell is set. Fyne's entry renderer lists its box
@@ -63,6 +69,7 @@ func asCell(r *catcherRenderer, f *field) fyne.WidgetRenderer {
 	}
 	c.cut = widget.NewLabel("")
 	c.cut.Truncation = fyne.TextTruncateEllipsis
+	c.text = canvas.NewText("", color.Transparent)
 	c.plain()
 	return c
 }
@@ -73,33 +80,27 @@ func (r *cellRenderer) Layout(size fyne.Size) {
 	r.place()
 }
 
-// Objects are the entry's, with the cut text in place of the scrolled
-// one while the text is long and the cell has not the focus.
+// Objects are the entry's while the cell has the focus (or is not a
+// cell); otherwise its text alone, or the text cut short while long.
 func (r *cellRenderer) Objects() []fyne.CanvasObject {
-	objs := r.catcherRenderer.Objects()
-	if !r.long || r.scroll == nil {
-		return objs
-	}
-	if len(r.objs) != len(objs) || (len(r.objs) > 0 && r.objs[0] != objs[0]) {
-		r.objs = slices.Clone(objs)
-		for i, o := range r.objs {
-			if o == fyne.CanvasObject(r.scroll) {
-				r.objs[i] = r.cut
-			}
-		}
+	if !r.alone {
+		return r.catcherRenderer.Objects()
 	}
 	return r.objs
 }
 
-// place decides whether the text is cut short (a cell without the focus
-// whose text is wider than it) and lays the cut text out.
+// place decides how a cell without the focus is drawn: its text alone,
+// in the entry's exact place and colours, or, when the text is wider
+// than the cell, cut short with "…".
 func (r *cellRenderer) place() {
+	alone := r.f.cell && !r.f.hasFocus && r.scroll != nil
 	long := false
-	if r.f.cell && !r.f.hasFocus && r.scroll != nil && r.f.Text != "" {
+	if alone && r.f.Text != "" {
 		w := fyne.MeasureText(r.f.Text, theme.TextSize(), r.f.TextStyle).Width + 2*theme.InnerPadding()
 		long = w > r.scroll.Size().Width
 	}
-	if long {
+	switch {
+	case long:
 		r.cut.Importance = widget.MediumImportance
 		if r.f.Disabled() {
 			r.cut.Importance = widget.LowImportance
@@ -110,10 +111,42 @@ func (r *cellRenderer) place() {
 		r.cut.Move(r.scroll.Position())
 		r.cut.Resize(r.scroll.Size())
 		r.cut.Refresh()
+	case alone:
+		r.placeText()
 	}
-	if long != r.long {
-		r.long, r.objs = long, nil
+	if alone != r.alone || long != r.long || r.objs == nil {
+		r.alone, r.long = alone, long
+		if long {
+			r.objs = []fyne.CanvasObject{r.cut}
+		} else {
+			r.objs = []fyne.CanvasObject{r.text}
+		}
 	}
+}
+
+// placeText sets the text drawn alone as the entry draws its own: the
+// text, or the placeholder while empty, in the entry's colours, where
+// the entry's rich text lays it out (its inner padding, less the
+// input border the entry insets it by). TestCellTextIsTheEntrys holds
+// it to the entry's own text object.
+func (r *cellRenderer) placeText() {
+	th := r.f.Theme()
+	v := fyne.CurrentApp().Settings().ThemeVariant()
+	s, name := r.f.Text, theme.ColorNameForeground
+	if s == "" {
+		s, name = r.f.PlaceHolder, theme.ColorNamePlaceHolder
+	}
+	if r.f.Disabled() {
+		name = theme.ColorNameDisabled
+	}
+	t, c, size := r.text, th.Color(name, v), th.Size(theme.SizeNameText)
+	if t.Text != s || t.Color != c || t.TextStyle != r.f.TextStyle || t.TextSize != size {
+		t.Text, t.Color, t.TextStyle, t.TextSize = s, c, r.f.TextStyle, size
+		t.Refresh()
+	}
+	pad, border := th.Size(theme.SizeNameInnerPadding), th.Size(theme.SizeNameInputBorder)
+	t.Move(r.scroll.Position().Add(fyne.NewPos(pad, pad-border)))
+	t.Resize(fyne.NewSize(r.scroll.Size().Width-2*pad, t.MinSize().Height))
 }
 
 // Refresh lets the entry set its colours from the theme, then takes the

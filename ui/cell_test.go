@@ -34,6 +34,13 @@ func TestItemFieldsAreCells(t *testing.T) {
 			t.Fatalf("a field's renderer is %T, want *cellRenderer", test.WidgetRenderer(f))
 		}
 		objs := r.Objects()
+		if f.cell && !f.hasFocus {
+			// Drawn alone: its text, neither box nor border.
+			if len(objs) != 1 {
+				t.Fatalf("an unfocused cell draws %d objects, want its text alone", len(objs))
+			}
+			return color.Transparent, color.Transparent
+		}
 		b, ok1 := objs[0].(*canvas.Rectangle)
 		s, ok2 := objs[1].(*canvas.Rectangle)
 		if !ok1 || !ok2 || b != r.box || s != r.border {
@@ -80,7 +87,7 @@ func TestItemFieldsAreCells(t *testing.T) {
 
 // A name longer than its cell is cut short with "…" while the cell has
 // not the focus (no scroll bar under it), and is the entry again, to
-// edit, with the focus; a name that fits is the entry's text as drawn.
+// edit, with the focus; a name that fits is its text alone.
 func TestLongNameIsCutShortInItsCell(t *testing.T) {
 	h := newHarness(t)
 	d := h.signIn(app.RoleSales)
@@ -107,8 +114,8 @@ func TestLongNameIsCutShortInItsCell(t *testing.T) {
 	if cut, scrolled := shown(name); cut == nil || scrolled || cut.Text != long || cut.Truncation != fyne.TextTruncateEllipsis {
 		t.Fatalf("the long name unfocused: cut %v, scrolled %v; want it cut short, not scrolled", cut, scrolled)
 	}
-	if cut, scrolled := shown(short); cut != nil || !scrolled {
-		t.Fatal("a name that fits is cut short, or not drawn as the entry's")
+	if cut, scrolled := shown(short); cut != nil || scrolled {
+		t.Fatal("a name that fits is cut short, or drawn as the whole entry")
 	}
 	cnv.Focus(name)
 	cnv.Capture()
@@ -119,5 +126,82 @@ func TestLongNameIsCutShortInItsCell(t *testing.T) {
 	cnv.Capture()
 	if cut, _ := shown(name); cut == nil {
 		t.Fatal("the long name is not cut short again once left")
+	}
+}
+
+// A cell without the focus draws its text alone, and exactly as the
+// entry draws it: the same text (the placeholder while empty), colour,
+// style and size, in the same place. Fails if a new Fyne lays out or
+// colours an entry's text otherwise.
+func TestCellTextIsTheEntrys(t *testing.T) {
+	h := newHarness(t)
+	d := h.signIn(app.RoleSales)
+	v, _ := h.contentFixture(runName("Cell text"), [][2]string{{"Amp", "200"}, {"Speaker", "150"}}, nil)
+	cnv := d.win.Canvas()
+	d.ShowItems()
+	cnv.Focus(rowOfItem(t, v, "Amp").fields[colName])
+	cnv.Capture()
+	row := rowOfItem(t, v, "Speaker")
+	// entryText is the text the entry draws itself (its content, or its
+	// placeholder while empty), and where, relative to the field.
+	entryText := func(r *cellRenderer) (*canvas.Text, fyne.Position) {
+		var found *canvas.Text
+		var at fyne.Position
+		var walk func(o fyne.CanvasObject, off fyne.Position)
+		walk = func(o fyne.CanvasObject, off fyne.Position) {
+			if !o.Visible() || found != nil {
+				return
+			}
+			pos := off.Add(o.Position())
+			switch o := o.(type) {
+			case *canvas.Text:
+				if o.Text != "" {
+					found, at = o, pos
+				}
+			case *fyne.Container:
+				for _, c := range o.Objects {
+					walk(c, pos)
+				}
+			case fyne.Widget:
+				for _, c := range test.WidgetRenderer(o).Objects() {
+					walk(c, pos)
+				}
+			}
+		}
+		for _, o := range r.catcherRenderer.Objects() {
+			walk(o, fyne.Position{})
+		}
+		return found, at
+	}
+	for _, c := range []struct {
+		name string
+		f    *field
+		set  func(f *field)
+	}{
+		{"a name", row.fields[colName], func(*field) {}},
+		{"a price", row.fields[colSell], func(*field) {}},
+		{"an empty field, its placeholder", row.fields[colName], func(f *field) { f.PlaceHolder = "Name"; f.SetText("") }},
+		{"a read-only field", row.fields[colQuantity], func(f *field) { f.Disable() }},
+	} {
+		c.set(c.f)
+		c.f.Refresh()
+		r := test.WidgetRenderer(c.f).(*cellRenderer)
+		objs := r.Objects()
+		alone, ok := objs[0].(*canvas.Text)
+		if len(objs) != 1 || !ok {
+			t.Fatalf("%s: an unfocused cell draws %d objects (%T first), want its text alone", c.name, len(objs), objs[0])
+		}
+		want, at := entryText(r)
+		if want == nil {
+			t.Fatalf("%s: the entry draws no text", c.name)
+		}
+		if alone.Text != want.Text || alone.Color != want.Color || alone.TextStyle != want.TextStyle || alone.TextSize != want.TextSize {
+			t.Errorf("%s: drawn alone %q %v %v %v, the entry draws %q %v %v %v", c.name,
+				alone.Text, alone.Color, alone.TextStyle, alone.TextSize, want.Text, want.Color, want.TextStyle, want.TextSize)
+		}
+		if alone.Position() != at || alone.Size().Height != want.Size().Height {
+			t.Errorf("%s: drawn alone at %v (height %v), the entry draws it at %v (height %v)", c.name,
+				alone.Position(), alone.Size().Height, at, want.Size().Height)
+		}
 	}
 }

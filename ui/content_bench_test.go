@@ -390,6 +390,15 @@ func BenchmarkMinSizes500(b *testing.B) {
 				minSizeWalk(d.Window().Content())
 			}
 			stop()
+			b.ReportMetric(float64(objectsDrawn(d.Window().Content())), "objects/frame")
 		})
 	}
+}
+
+// objectsDrawn counts the objects a frame walks (what Fyne measures,
+// lays out and hands its painter): each costs every frame, drawn or not.
+func objectsDrawn(o fyne.CanvasObject) int {
+	n := 0
+	walkDrawn(o, func(fyne.CanvasObject) { n++ }, nil)
+	return n
 }
