@@ -24,8 +24,8 @@ import (
 // ring.
 
 // cellRenderer is a field's renderer drawing it as a cell (field.cell):
-// the entry's box never filled, its border drawn only while focused.
-// A text longer than the cell is cut short with "…" while the cell has
+// with the focus, the entry with its box never filled and its border
+// as the focus ring; without it, the text alone (see text). A text longer than the cell is cut short with "…" while the cell has
 // not the focus, as a spreadsheet does: the entry would draw it scrolled
 // under a thin scroll bar, which read as an underline (the whole name
 // shows in the option's hint line while the cell has the focus).
