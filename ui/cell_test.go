@@ -181,10 +181,11 @@ func TestCellTextIsTheEntrys(t *testing.T) {
 		{"a name", row.fields[colName], func(*field) {}},
 		{"a price", row.fields[colSell], func(*field) {}},
 		{"an empty field, its placeholder", row.fields[colName], func(f *field) { f.PlaceHolder = "Name"; f.SetText("") }},
+		{"a name a sync set", row.fields[colName], func(f *field) { f.SetText("Speaker pair") }},
 		{"a read-only field", row.fields[colQuantity], func(f *field) { f.Disable() }},
 	} {
+		// No Refresh here: the entry's own (SetText, Disable) must do.
 		c.set(c.f)
-		c.f.Refresh()
 		r := test.WidgetRenderer(c.f).(*cellRenderer)
 		objs := r.Objects()
 		alone, ok := objs[0].(*canvas.Text)
