@@ -101,16 +101,19 @@ func (r *cellRenderer) place() {
 	}
 	switch {
 	case long:
-		r.cut.Importance = widget.MediumImportance
-		if r.f.Disabled() {
-			r.cut.Importance = widget.LowImportance
-		}
-		if r.cut.Text != r.f.Text {
-			r.cut.Text = r.f.Text
-		}
+		// Moved and sized as the entry's text (a new size cuts the text
+		// again by itself); refreshed, which draws the text again, only
+		// when it or its colour changed.
 		r.cut.Move(r.scroll.Position())
 		r.cut.Resize(r.scroll.Size())
-		r.cut.Refresh()
+		imp := widget.MediumImportance
+		if r.f.Disabled() {
+			imp = widget.LowImportance
+		}
+		if r.cut.Text != r.f.Text || r.cut.Importance != imp {
+			r.cut.Text, r.cut.Importance = r.f.Text, imp
+			r.cut.Refresh()
+		}
 	case alone:
 		r.placeText()
 	}

@@ -127,6 +127,12 @@ func TestLongNameIsCutShortInItsCell(t *testing.T) {
 	if cut, _ := shown(name); cut == nil {
 		t.Fatal("the long name is not cut short again once left")
 	}
+	// A long name a sync sets while the cell has not the focus is the
+	// one cut short.
+	name.SetText(long + " II")
+	if cut, _ := shown(name); cut == nil || cut.Text != long+" II" {
+		t.Fatalf("the long name set unfocused shows as %v, want %q cut short", cut, long+" II")
+	}
 }
 
 // A cell without the focus draws its text alone, and exactly as the
